@@ -1,0 +1,53 @@
+import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// Dawn (the `webgpu` package) finds SwiftShader only through the Vulkan loader's environment, which
+// must be set before any worker thread starts: vitest's `test.env` comes too late for the loader.
+process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
+
+// crossOriginIsolated is needed for threaded wasm (onnxruntime-web) and for the sandbox's
+// SharedArrayBuffer interrupt flag, so every server this project starts sends these headers.
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export default defineConfig({
+  plugins: [svelte()],
+  server: { host: '127.0.0.1', headers: isolation },
+  preview: { host: '127.0.0.1', headers: isolation },
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'gpu',
+          include: ['tests/gpu/**/*.test.ts'],
+          environment: 'node',
+          // One Dawn instance per process; kernels on SwiftShader are slow.
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts', 'tests/sandbox/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
