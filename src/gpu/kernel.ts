@@ -1,0 +1,93 @@
+// Compute kernels: a pipeline cache keyed by WGSL source, entry point and override constants, and
+// helpers to encode a dispatch with its bindings and a small uniform block of parameters.
+
+export interface KernelSpec {
+  /** WGSL source, imported with `?raw` */
+  code: string;
+  entryPoint: string;
+  /** values for `override` declarations (booleans as 0/1) */
+  constants?: Record<string, number>;
+  label?: string;
+}
+
+const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
+const modules = new WeakMap<GPUDevice, Map<string, GPUShaderModule>>();
+
+export function getPipeline(device: GPUDevice, spec: KernelSpec): GPUComputePipeline {
+  let byDevice = pipelines.get(device);
+  if (!byDevice) pipelines.set(device, (byDevice = new Map()));
+  const constants = spec.constants ?? {};
+  const key = `${spec.entryPoint}|${JSON.stringify(constants)}|${spec.code}`;
+  let pipeline = byDevice.get(key);
+  if (!pipeline) {
+    let mods = modules.get(device);
+    if (!mods) modules.set(device, (mods = new Map()));
+    let module = mods.get(spec.code);
+    if (!module) mods.set(spec.code, (module = device.createShaderModule({ code: spec.code, label: spec.label })));
+    pipeline = device.createComputePipeline({
+      label: spec.label ? `${spec.label}:${spec.entryPoint}` : spec.entryPoint,
+      layout: 'auto',
+      compute: { module, entryPoint: spec.entryPoint, constants },
+    });
+    byDevice.set(key, pipeline);
+  }
+  return pipeline;
+}
+
+/** Scalar fields of a uniform block, in declaration order; every field is 4 bytes. */
+export type UniformField = readonly ['u32' | 'i32' | 'f32', number];
+
+export function uniformBuffer(device: GPUDevice, fields: readonly UniformField[]): GPUBuffer {
+  const size = Math.max(16, Math.ceil((fields.length * 4) / 16) * 16);
+  const data = new ArrayBuffer(size);
+  const view = new DataView(data);
+  fields.forEach(([type, value], i) => {
+    if (type === 'f32') view.setFloat32(i * 4, value, true);
+    else if (type === 'i32') view.setInt32(i * 4, value, true);
+    else view.setUint32(i * 4, value, true);
+  });
+  const buffer = device.createBuffer({ size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(buffer, 0, data);
+  return buffer;
+}
+
+/** Buffers in binding order: entry i is @binding(i) of @group(0). */
+export type Bindings = readonly GPUBuffer[];
+
+export const MAX_WORKGROUPS_PER_DIM = 65535;
+
+/**
+ * Splits a 1-D count of workgroups into a 2-D grid within the per-dimension limit; kernels
+ * rebuild the linear index as wid.x + wid.y * num_workgroups.x and skip indices past the count.
+ */
+export function grid(count: number): [number, number] {
+  if (count <= MAX_WORKGROUPS_PER_DIM) return [Math.max(1, count), 1];
+  const y = Math.ceil(count / MAX_WORKGROUPS_PER_DIM);
+  return [Math.ceil(count / y), y];
+}
+
+export function encodeKernel(
+  encoder: GPUCommandEncoder,
+  device: GPUDevice,
+  spec: KernelSpec,
+  bindings: Bindings,
+  workgroups: readonly [number, number?, number?],
+): void {
+  const pipeline = getPipeline(device, spec);
+  const bindGroup = device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: bindings.map((buffer, binding) => ({ binding, resource: { buffer } })),
+  });
+  const pass = encoder.beginComputePass({ label: spec.label });
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bindGroup);
+  pass.dispatchWorkgroups(workgroups[0], workgroups[1] ?? 1, workgroups[2] ?? 1);
+  pass.end();
+}
+
+/** Encodes with `fn` and submits at once: for one-off calls and tests. */
+export function submit(device: GPUDevice, fn: (encoder: GPUCommandEncoder) => void): void {
+  const encoder = device.createCommandEncoder();
+  fn(encoder);
+  device.queue.submit([encoder.finish()]);
+}
