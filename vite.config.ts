@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import type { Plugin } from 'vite';
+import { vendorAssets } from './scripts/vendor-assets.mjs';
 
 // Dawn (the `webgpu` package) finds SwiftShader only through the Vulkan loader's environment, which
 // must be set before any worker thread starts: vitest's `test.env` comes too late for the loader.
@@ -13,8 +15,13 @@ const isolation = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+// Pyodide and onnxruntime-web load their runtime files by URL: keep public/vendor in step with node_modules.
+function vendor(): Plugin {
+  return { name: 'wmrl-vendor-assets', buildStart: () => void vendorAssets() };
+}
+
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [vendor(), svelte()],
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
   worker: { format: 'es' },

@@ -1,0 +1,30 @@
+// `npm test`: every layer a user's change can break, in the order that fails fastest.
+//   1. types (svelte-check over src, tests, bench)
+//   2. Chromium present (installed as root when missing)
+//   3. build the app (the browser layers test what a user is served)
+//   4. vitest: unit, gpu (Dawn on SwiftShader in Node), e2e (headless Chromium)
+import { spawnSync } from 'node:child_process';
+import { ensureChromium } from './ensure-chromium.mjs';
+
+const bin = (name) => `node_modules/.bin/${name}`;
+const steps = [
+  ['types', bin('svelte-check'), ['--tsconfig', './tsconfig.json', '--fail-on-warnings', '--output', 'human']],
+  ['chromium', null, ensureChromium],
+  ['build', bin('vite'), ['build', '--logLevel', 'warn']],
+  ['tests', bin('vitest'), ['run', ...process.argv.slice(2)]],
+];
+
+for (const [name, cmd, args] of steps) {
+  const t0 = Date.now();
+  console.log(`\n== ${name}`);
+  if (cmd === null) {
+    args();
+  } else {
+    const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+    if (r.status !== 0) {
+      console.error(`\n== ${name} failed (exit ${r.status ?? r.signal})`);
+      process.exit(r.status ?? 1);
+    }
+  }
+  console.log(`== ${name} ok in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}

@@ -1,0 +1,54 @@
+// Copies the runtime files that must be served as-is (not bundled) into public/vendor/:
+// Pyodide imports `indexURL + 'pyodide.asm.mjs'` at run time, and onnxruntime-web fetches its
+// .wasm/.mjs from `ort.env.wasm.wasmPaths`. Both come from node_modules, so the copy is derived
+// (git-ignored) and refreshed whenever the pinned versions change.
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const groups = [
+  {
+    from: 'node_modules/pyodide',
+    to: 'public/vendor/pyodide',
+    files: ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'],
+  },
+  {
+    from: 'node_modules/onnxruntime-web/dist',
+    to: 'public/vendor/ort',
+    files: [
+      'ort-wasm-simd-threaded.mjs',
+      'ort-wasm-simd-threaded.wasm',
+      'ort-wasm-simd-threaded.jsep.mjs',
+      'ort-wasm-simd-threaded.jsep.wasm',
+      'ort-wasm-simd-threaded.asyncify.mjs',
+      'ort-wasm-simd-threaded.asyncify.wasm',
+    ],
+  },
+];
+
+export function vendorAssets() {
+  let copied = 0;
+  for (const g of groups) {
+    mkdirSync(join(root, g.to), { recursive: true });
+    for (const f of g.files) {
+      const src = join(root, g.from, f);
+      const dst = join(root, g.to, f);
+      if (!existsSync(src)) throw new Error(`vendor-assets: ${g.from}/${f} is missing; run npm install`);
+      const s = statSync(src);
+      if (existsSync(dst)) {
+        const d = statSync(dst);
+        if (d.size === s.size && d.mtimeMs >= s.mtimeMs) continue;
+      }
+      copyFileSync(src, dst);
+      copied++;
+    }
+  }
+  return copied;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const n = vendorAssets();
+  console.log(`vendor-assets: ${n} file(s) copied into public/vendor`);
+}

@@ -1,0 +1,59 @@
+// The app as a user gets it: built, served on 127.0.0.1 with isolation headers, opened in headless
+// Chromium with WebGPU (SwiftShader here). The page must boot, find an adapter from a worker through
+// comlink, run a real WGSL kernel there and show that it matches the TypeScript reference.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium, serveDist, type Served } from './browser';
+
+const artifacts = resolve(import.meta.dirname, '../../test-results');
+
+describe('the app boots in a real browser', () => {
+  let served: Served;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    served = await serveDist();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  it('is crossOriginIsolated, finds WebGPU in a worker and runs a kernel that matches the reference', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(served.url);
+
+        expect(await page.locator('h1').textContent()).toContain('WMRL');
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(await page.getAttribute('[data-testid=check-isolation]', 'data-state')).toBe('ok');
+
+    await page.waitForSelector('[data-testid=check-kernel]:not([data-state=pending])', { timeout: 120_000 });
+    const webgpu = await page.locator('[data-testid=check-webgpu]').textContent();
+    expect(webgpu).toMatch(/WebGPU: (?!none)/);
+    expect(await page.getAttribute('[data-testid=check-worker]', 'data-state')).toBe('ok');
+    expect(await page.getAttribute('[data-testid=check-kernel]', 'data-state')).toBe('ok');
+    const maxError = Number(await page.getAttribute('[data-testid=kernel-result]', 'data-max-error'));
+    expect(maxError).toBeLessThan(1e-3);
+
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: resolve(artifacts, 'boot.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says "none: CPU fallback" instead of going blank when the browser has no WebGPU', async () => {
+    const plain = await launchChromium({ webgpu: false });
+    const page = await plain.newPage();
+    await page.goto(served.url);
+    await page.waitForSelector('[data-testid=check-webgpu]:not([data-state=pending])', { timeout: 60_000 });
+    const text = await page.locator('[data-testid=check-webgpu]').textContent();
+    expect(text).toContain('none: CPU fallback');
+    expect(await page.getAttribute('[data-testid=check-kernel]', 'data-state')).toBe('warn');
+    await plain.close();
+  });
+});
