@@ -1,0 +1,48 @@
+// Layer norm on the GPU (forward, dx, and dgamma/dbeta), matching src/model/ops.ts.
+import code from './kernels/layernorm.wgsl?raw';
+import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+
+export interface LayerNormForwardArgs {
+  x: GPUBuffer;
+  gamma: GPUBuffer;
+  beta: GPUBuffer;
+  /** outputs: y [rows, dim], mean [rows], rstd [rows] */
+  y: GPUBuffer;
+  mean: GPUBuffer;
+  rstd: GPUBuffer;
+  rows: number;
+  dim: number;
+  eps?: number;
+}
+
+function params(device: GPUDevice, rows: number, dim: number, eps: number): GPUBuffer {
+  return uniformBuffer(device, [['u32', rows], ['u32', dim], ['f32', eps], ['u32', 0]]);
+}
+
+export function encodeLayerNormForward(encoder: GPUCommandEncoder, device: GPUDevice, a: LayerNormForwardArgs): void {
+  const p = params(device, a.rows, a.dim, a.eps ?? 1e-5);
+  encodeKernel(encoder, device, { code, entryPoint: 'forward', label: 'layernorm' },
+    [a.x, a.gamma, a.beta, a.y, a.mean, a.rstd, p], grid(a.rows));
+}
+
+export interface LayerNormBackwardArgs {
+  dy: GPUBuffer;
+  x: GPUBuffer;
+  gamma: GPUBuffer;
+  mean: GPUBuffer;
+  rstd: GPUBuffer;
+  /** outputs: dx [rows, dim], dgamma [dim], dbeta [dim] (overwritten) */
+  dx: GPUBuffer;
+  dgamma: GPUBuffer;
+  dbeta: GPUBuffer;
+  rows: number;
+  dim: number;
+}
+
+export function encodeLayerNormBackward(encoder: GPUCommandEncoder, device: GPUDevice, a: LayerNormBackwardArgs): void {
+  const p = params(device, a.rows, a.dim, 0);
+  encodeKernel(encoder, device, { code, entryPoint: 'backward_dx', label: 'layernorm' },
+    [a.dy, a.x, a.gamma, a.mean, a.rstd, a.dx, p], grid(a.rows));
+  encodeKernel(encoder, device, { code, entryPoint: 'backward_params', label: 'layernorm' },
+    [a.dy, a.x, a.mean, a.rstd, a.dgamma, a.dbeta, p], grid(a.dim));
+}
