@@ -122,11 +122,27 @@ export function fitIsotonic(x: readonly number[], y: readonly number[], w?: read
   const blocks = pava(py, pw);
   const kx: number[] = [];
   const ky: number[] = [];
+  const kw: number[] = [];
   for (const b of blocks) {
     let sx = 0;
     for (let j = b.start; j < b.end; j++) sx += pw[j] * px[j];
-    kx.push(sx / b.weight);
+    // Clamp into the block's own range: rounding must not push a centre past its neighbours.
+    const cx = Math.min(px[b.end - 1], Math.max(px[b.start], sx / b.weight));
+    const last = kx.length - 1;
+    if (last >= 0 && !(cx > kx[last])) {
+      // Centres that round to the same float (only for x a few ulps apart) merge into one knot so
+      // knot x stays strictly increasing; the merged value lies between the two, so y stays monotone.
+      const tw = kw[last] + b.weight;
+      // Both merged centres exceed the knot before them; so must their mean, whatever the rounding.
+      const lo = Math.min(kx[last], cx);
+      kx[last] = Math.max(lo, (kw[last] * kx[last] + b.weight * cx) / tw);
+      ky[last] = (kw[last] * ky[last] + b.weight * b.value) / tw;
+      kw[last] = tw;
+      continue;
+    }
+    kx.push(cx);
     ky.push(b.value);
+    kw.push(b.weight);
   }
   return new KnotCalibrator(kx, ky);
 }

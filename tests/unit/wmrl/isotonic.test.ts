@@ -88,6 +88,16 @@ describe('fitIsotonic', () => {
     );
   });
 
+  it('keeps knot x strictly increasing when block centres round together', () => {
+    for (const g of [fitIsotonic([0, 5e-324], [0, 0]), fitIsotonic([5e-323, 5.4e-323, 1e-322], [0, 0.5, 1])]) {
+      const { x, y } = g.knots;
+      for (let i = 1; i < x.length; i++) {
+        expect(x[i]).toBeGreaterThan(x[i - 1]);
+        expect(y[i]).toBeGreaterThanOrEqual(y[i - 1]);
+      }
+    }
+  });
+
   it('does not depend on the order of the pairs', () => {
     fc.assert(
       fc.property(pairs, fc.integer(), (p, seed) => {
