@@ -1,0 +1,59 @@
+// AdamW with global-norm clipping on the GPU, matching adamwStep / clipByGlobalNorm in src/model/ops.ts.
+import code from './kernels/adamw.wgsl?raw';
+import type { AdamWConfig } from '../model/ops.ts';
+import { createStorageBuffer } from './buffers.ts';
+import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+
+export interface TensorRef {
+  buffer: GPUBuffer;
+  /** element count */
+  n: number;
+}
+
+// Partial sums per tensor: enough workgroups to fill a GPU, few enough for one finalize workgroup.
+const MAX_GROUPS = 256;
+
+function groupsFor(n: number): number {
+  return Math.max(1, Math.min(MAX_GROUPS, Math.ceil(n / 256)));
+}
+
+/**
+ * Writes [globalNorm, clipScale] into `normOut` (2 floats): the L2 norm over all `grads` together and
+ * min(1, maxNorm / norm) (1 when maxNorm <= 0). Nothing is read back to the CPU.
+ */
+export function encodeGlobalNorm(encoder: GPUCommandEncoder, device: GPUDevice,
+  grads: readonly TensorRef[], normOut: GPUBuffer, maxNorm: number): void {
+  const total = grads.reduce((s, g) => s + groupsFor(g.n), 0);
+  const partials = createStorageBuffer(device, total * 4, 'norm partials');
+  let offset = 0;
+  for (const g of grads) {
+    const groups = groupsFor(g.n);
+    const p = uniformBuffer(device, [['u32', g.n], ['u32', offset], ['u32', groups]]);
+    encodeKernel(encoder, device, { code, entryPoint: 'sumsq', label: 'adamw' }, [g.buffer, partials, p], [groups]);
+    offset += groups;
+  }
+  const fp = uniformBuffer(device, [['u32', total], ['f32', maxNorm]]);
+  encodeKernel(encoder, device, { code, entryPoint: 'finalize', label: 'adamw' }, [partials, normOut, fp], [1]);
+}
+
+export interface AdamWTensor {
+  params: GPUBuffer;
+  grads: GPUBuffer;
+  m: GPUBuffer;
+  v: GPUBuffer;
+  n: number;
+}
+
+/** One AdamW step (step counts from 1) on each tensor, gradients scaled by normOut[1] from encodeGlobalNorm. */
+export function encodeAdamW(encoder: GPUCommandEncoder, device: GPUDevice,
+  tensors: readonly AdamWTensor[], normOut: GPUBuffer, step: number, cfg: AdamWConfig): void {
+  // bias corrections in float64 on the host: beta^step underflows gracefully there
+  const bc1 = 1 - Math.pow(cfg.beta1, step);
+  const bc2 = 1 - Math.pow(cfg.beta2, step);
+  for (const t of tensors) {
+    const p = uniformBuffer(device, [['u32', t.n], ['f32', cfg.lr], ['f32', cfg.beta1], ['f32', cfg.beta2],
+      ['f32', cfg.eps], ['f32', cfg.weightDecay], ['f32', bc1], ['f32', bc2]]);
+    encodeKernel(encoder, device, { code, entryPoint: 'step', label: 'adamw' },
+      [t.params, t.grads, t.m, t.v, normOut, p], grid(Math.ceil(t.n / 256)));
+  }
+}
