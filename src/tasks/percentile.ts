@@ -1,0 +1,33 @@
+// A program's true score: the fraction of the task's reference leaderboard it beats, ties counting
+// half, with "beats" read in the metric's direction. Metric values that differ only by floating-point
+// noise are treated as ties, so one program's score does not depend on summation order.
+
+import type { Direction } from './task-types.ts';
+
+const RELATIVE_TIE = 1e-12;
+
+export function metricTies(a: number, b: number): boolean {
+  return Math.abs(a - b) <= RELATIVE_TIE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** True when `a` is strictly better than `b` in the given direction (ties are not better). */
+export function isBetter(a: number, b: number, direction: Direction): boolean {
+  if (metricTies(a, b)) return false;
+  return direction === 'higher' ? a > b : a < b;
+}
+
+/** Fraction of `leaderboard` that `value` beats, ties half; in [0, 1]. Empty leaderboard: 0.5. */
+export function percentileOf(value: number, leaderboard: readonly number[], direction: Direction): number {
+  if (leaderboard.length === 0) return 0.5;
+  let score = 0;
+  for (const other of leaderboard) {
+    if (metricTies(value, other)) score += 0.5;
+    else if (isBetter(value, other, direction)) score += 1;
+  }
+  return score / leaderboard.length;
+}
+
+/** Sorts metric values best first. */
+export function sortBestFirst(values: readonly number[], direction: Direction): number[] {
+  return values.slice().sort((a, b) => (direction === 'higher' ? b - a : a - b));
+}
