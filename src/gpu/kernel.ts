@@ -51,8 +51,11 @@ export function uniformBuffer(device: GPUDevice, fields: readonly UniformField[]
   return buffer;
 }
 
-/** Buffers in binding order: entry i is @binding(i) of @group(0). */
-export type Bindings = readonly GPUBuffer[];
+/**
+ * Buffers in binding order: entry i is @binding(i) of @group(0). null leaves a binding out, for
+ * entry points that do not use every binding of a shared layout ('auto' layouts drop unused ones).
+ */
+export type Bindings = readonly (GPUBuffer | null)[];
 
 export const MAX_WORKGROUPS_PER_DIM = 65535;
 
@@ -76,7 +79,7 @@ export function encodeKernel(
   const pipeline = getPipeline(device, spec);
   const bindGroup = device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
-    entries: bindings.map((buffer, binding) => ({ binding, resource: { buffer } })),
+    entries: bindings.flatMap((buffer, binding) => (buffer ? [{ binding, resource: { buffer } }] : [])),
   });
   const pass = encoder.beginComputePass({ label: spec.label });
   pass.setPipeline(pipeline);

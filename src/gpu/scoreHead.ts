@@ -1,0 +1,30 @@
+// Score head on the GPU: sigmoid(x . w + b) per row, and its backward; matches src/model/ops/scoreHead.ts.
+import code from './kernels/score_head.wgsl?raw';
+import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+
+/** score [rows] = sigmoid(x [rows, C] . w [C] + b [1]). */
+export function encodeScoreHeadForward(encoder: GPUCommandEncoder, device: GPUDevice,
+  x: GPUBuffer, w: GPUBuffer, b: GPUBuffer, score: GPUBuffer, rows: number, C: number): void {
+  const p = uniformBuffer(device, [['u32', rows], ['u32', C]]);
+  encodeKernel(encoder, device, { code, entryPoint: 'forward', label: 'score_head' }, [x, w, b, score, p], grid(rows));
+}
+
+export interface ScoreHeadBackwardArgs {
+  ds: GPUBuffer; // [rows]
+  score: GPUBuffer; // forward output [rows]
+  x: GPUBuffer;
+  w: GPUBuffer;
+  dx: GPUBuffer; // out [rows, C]
+  /** out [C + 1]: dw followed by db */
+  dwb: GPUBuffer;
+  rows: number;
+  C: number;
+}
+
+export function encodeScoreHeadBackward(encoder: GPUCommandEncoder, device: GPUDevice, a: ScoreHeadBackwardArgs): void {
+  const p = uniformBuffer(device, [['u32', a.rows], ['u32', a.C]]);
+  encodeKernel(encoder, device, { code, entryPoint: 'backward_dx', label: 'score_head' },
+    [a.ds, a.score, null, a.w, a.dx, null, p], grid(Math.ceil((a.rows * a.C) / 64)));
+  encodeKernel(encoder, device, { code, entryPoint: 'backward_dw', label: 'score_head' },
+    [a.ds, a.score, a.x, null, null, a.dwb, p], [Math.ceil((a.C + 1) / 64)]);
+}
