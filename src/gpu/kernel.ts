@@ -37,6 +37,12 @@ export function getPipeline(device: GPUDevice, spec: KernelSpec): GPUComputePipe
 /** Scalar fields of a uniform block, in declaration order; every field is 4 bytes. */
 export type UniformField = readonly ['u32' | 'i32' | 'f32', number];
 
+// Parameter blocks repeat across steps (same shapes), so uniform buffers are shared by content.
+// They are never written after creation, which makes sharing safe. Evicted entries are dropped,
+// not destroyed: a command buffer still being encoded may use them; the GC frees them.
+const UNIFORM_CACHE_SIZE = 2048;
+const uniforms = new WeakMap<GPUDevice, Map<string, GPUBuffer>>();
+
 export function uniformBuffer(device: GPUDevice, fields: readonly UniformField[]): GPUBuffer {
   const size = Math.max(16, Math.ceil((fields.length * 4) / 16) * 16);
   const data = new ArrayBuffer(size);
@@ -46,8 +52,15 @@ export function uniformBuffer(device: GPUDevice, fields: readonly UniformField[]
     else if (type === 'i32') view.setInt32(i * 4, value, true);
     else view.setUint32(i * 4, value, true);
   });
-  const buffer = device.createBuffer({ size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  let cache = uniforms.get(device);
+  if (!cache) uniforms.set(device, (cache = new Map()));
+  const key = Array.from(new Uint32Array(data), (w) => w.toString(16)).join(',');
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const buffer = device.createBuffer({ size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
   device.queue.writeBuffer(buffer, 0, data);
+  if (cache.size >= UNIFORM_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, buffer);
   return buffer;
 }
 
