@@ -156,6 +156,15 @@ export interface OnlineCalibratorOptions {
   halfLife?: number;
 }
 
+/** Plain-data state of an OnlineCalibrator, for checkpoints (halfLife null: no age weighting). */
+export interface OnlineCalibratorState {
+  halfLife: number | null;
+  s: number[];
+  y: number[];
+  observedAt: number[];
+  fittedAt: number | null;
+}
+
 /**
  * The online isotonic calibrator of the method: accumulates anchor pairs (s, y) with the step they
  * were observed at and refits on all of them, age-weighted, whenever `refit(step)` is called (every
@@ -221,6 +230,28 @@ export class OnlineCalibrator implements Calibrator {
   /** Step of the last refit, or null before the first. */
   get lastRefitStep(): number | null {
     return this.fittedAt;
+  }
+
+  /** Plain-data state (JSON-safe) from which `restore` rebuilds an identical calibrator. */
+  snapshotState(): OnlineCalibratorState {
+    return {
+      halfLife: this.halfLife === Infinity ? null : this.halfLife,
+      s: [...this.s],
+      y: [...this.y],
+      observedAt: [...this.observedAt],
+      fittedAt: this.fittedAt,
+    };
+  }
+
+  static restore(state: OnlineCalibratorState): OnlineCalibrator {
+    const c = new OnlineCalibrator({ halfLife: state.halfLife ?? Infinity });
+    const n = state.s.length;
+    if (state.y.length !== n || state.observedAt.length !== n) throw new RangeError('calibrator state: array lengths differ');
+    c.s.push(...state.s);
+    c.y.push(...state.y);
+    c.observedAt.push(...state.observedAt);
+    if (state.fittedAt !== null) c.refit(state.fittedAt);
+    return c;
   }
 
   /** A frozen copy of the current fit, safe to hand to a pure function. */

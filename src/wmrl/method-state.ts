@@ -7,11 +7,11 @@
 //   const out = method.score(s, y);                   // rewards, advantages, coefficients, diagnostics
 
 import type { AdvantageMode } from './advantages.ts';
-import { AnchorSchedule, type AnchorPlan } from './anchors.ts';
+import { AnchorSchedule, type AnchorPlan, type AnchorScheduleState } from './anchors.ts';
 import { initialFusionState, type FusionConfig, type FusionState } from './fusion.ts';
-import { OnlineCalibrator } from './isotonic.ts';
+import { OnlineCalibrator, type OnlineCalibratorState } from './isotonic.ts';
 import { scoreStep, type StepResult } from './step.ts';
-import { BiasNoiseTracker, type BiasNoiseEstimate } from './theory.ts';
+import { BiasNoiseTracker, type BiasNoiseEstimate, type BiasNoiseTrackerState } from './theory.ts';
 
 export interface MethodConfig {
   /** Fraction of groups executed for real (0.10 by default in the paper; 1 = all-real GRPO). */
@@ -32,11 +32,20 @@ export interface MethodStepResult extends StepResult {
   calibrationPairs: number;
 }
 
+/** Everything needed to resume a run between steps (JSON-safe). */
+export interface MethodSnapshot {
+  config: MethodConfig;
+  schedule: AnchorScheduleState;
+  calibrator: OnlineCalibratorState;
+  fusion: FusionState;
+  tracker: BiasNoiseTrackerState;
+}
+
 export class MethodState {
   readonly config: MethodConfig;
-  private readonly schedule: AnchorSchedule;
-  private readonly calibrator: OnlineCalibrator;
-  private readonly tracker: BiasNoiseTracker;
+  private schedule: AnchorSchedule;
+  private calibrator: OnlineCalibrator;
+  private tracker: BiasNoiseTracker;
   private fusion: FusionState = initialFusionState();
   private pending: AnchorPlan | null = null;
 
@@ -45,6 +54,27 @@ export class MethodState {
     this.schedule = new AnchorSchedule(config.rho, config.seed);
     this.calibrator = new OnlineCalibrator({ halfLife: config.halfLife });
     this.tracker = new BiasNoiseTracker(config.fusion.emaRate);
+  }
+
+  /** State between steps, for checkpoints. Not allowed while a planned step awaits its scores. */
+  snapshot(): MethodSnapshot {
+    if (this.pending !== null) throw new Error(`step ${this.pending.step} is planned but not scored`);
+    return {
+      config: structuredClone(this.config),
+      schedule: this.schedule.snapshot(),
+      calibrator: this.calibrator.snapshotState(),
+      fusion: { ...this.fusion },
+      tracker: this.tracker.snapshotState(),
+    };
+  }
+
+  static restore(snap: MethodSnapshot): MethodState {
+    const m = new MethodState(snap.config);
+    m.schedule = AnchorSchedule.restore(snap.schedule);
+    m.calibrator = OnlineCalibrator.restore(snap.calibrator);
+    m.fusion = { ...snap.fusion };
+    m.tracker = BiasNoiseTracker.restore(snap.tracker);
+    return m;
   }
 
   /** Chooses the anchor groups of the next step. */

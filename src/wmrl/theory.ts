@@ -31,6 +31,14 @@ function ema(prev: number | null, value: number, rate: number): number {
   return prev === null ? value : (1 - rate) * prev + rate * value;
 }
 
+/** Plain-data state of a BiasNoiseTracker, for checkpoints. */
+export interface BiasNoiseTrackerState {
+  rate: number;
+  steps: number;
+  pairs: number;
+  moments: { e: number | null; ea: number | null; ee: number | null; aa: number | null };
+}
+
 export class BiasNoiseTracker {
   private steps = 0;
   private pairs = 0;
@@ -73,6 +81,21 @@ export class BiasNoiseTracker {
     this.mEA = ema(this.mEA, sea / n, this.rate);
     this.mEE = ema(this.mEE, see / n, this.rate);
     this.mAA = ema(this.mAA, saa / n, this.rate);
+  }
+
+  snapshotState(): BiasNoiseTrackerState {
+    return { rate: this.rate, steps: this.steps, pairs: this.pairs, moments: { e: this.mE, ea: this.mEA, ee: this.mEE, aa: this.mAA } };
+  }
+
+  static restore(state: BiasNoiseTrackerState): BiasNoiseTracker {
+    const t = new BiasNoiseTracker(state.rate);
+    t.steps = state.steps;
+    t.pairs = state.pairs;
+    t.mE = state.moments.e;
+    t.mEA = state.moments.ea;
+    t.mEE = state.moments.ee;
+    t.mAA = state.moments.aa;
+    return t;
   }
 
   estimate(): BiasNoiseEstimate {

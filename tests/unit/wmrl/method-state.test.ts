@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MethodState, type MethodConfig } from '../../../src/wmrl/method-state.ts';
+import { MethodState, type MethodConfig, type MethodSnapshot } from '../../../src/wmrl/method-state.ts';
 import { mulberry32, normal, type Rng } from '../../../src/wmrl/random.ts';
 
 const base: MethodConfig = { rho: 0.25, seed: 5, advantageMode: 'mean', debias: true, fusion: { mode: 'ivw' }, halfLife: 50 };
@@ -73,6 +73,27 @@ describe('MethodState', () => {
     const off = simulate({ ...base, debias: false }, flatten, 60).results[59].theory;
     expect(off.biasSlope).toBeLessThan(-0.7);
     expect(Math.abs(on.biasSlope ?? 1)).toBeLessThan(0.3);
+  });
+
+  it('resumes from a JSON snapshot exactly where it left off', () => {
+    const cfg: MethodConfig = { ...base, fusion: { mode: 'ppi' } };
+    const rng = mulberry32(8);
+    const step = (m: MethodState, ys: number[][]) => {
+      const plan = m.plan(ys.length);
+      return m.score(ys.map((g) => g.map((y) => y * 0.8 + 0.1)), ys.map((g, k) => (plan.isAnchor[k] ? g : null)));
+    };
+    const batch = () => Array.from({ length: 6 }, () => [rng(), rng(), rng()]);
+    const a = new MethodState(cfg);
+    for (let t = 0; t < 10; t++) step(a, batch());
+    const b = MethodState.restore(JSON.parse(JSON.stringify(a.snapshot())) as MethodSnapshot);
+    const infinite = MethodState.restore(JSON.parse(JSON.stringify(new MethodState({ ...cfg, halfLife: undefined }).snapshot())) as MethodSnapshot);
+    expect(infinite.calibrate(0.3)).toBe(0.3);
+    for (let t = 0; t < 10; t++) {
+      const ys = batch();
+      expect(step(b, ys)).toEqual(step(a, ys));
+    }
+    a.plan(2);
+    expect(() => a.snapshot()).toThrow();
   });
 
   it('insists on plan before score, once each, and on real scores exactly for the anchors', () => {
