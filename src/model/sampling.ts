@@ -1,23 +1,23 @@
 // Reference autoregressive sampling: recomputes the full forward for every new token (no KV cache).
 // Quadratic in length and slow, but obviously correct: engines are tested against it.
 //
-// One step: logits of the last position, divided by the temperature; keep the top k (ties go to the
-// smaller id); softmax; walk the kept tokens in that order (descending logit, then ascending id)
-// accumulating probability until it exceeds one uniform draw u = rng().
+// One step: logits of the last position -> sampleToken (./ops/sampling.ts): temperature, top-k,
+// inverse CDF over the candidates with one uniform draw u = rng().
 
 import type { Model } from './init.ts';
 import type { Uniform } from './init.ts';
 import { forward, lmLogits } from './transformer.ts';
 import { SPECIAL_TOKENS } from './tokenizer.ts';
+import { sampleToken, samplingCandidates, samplingWeights } from './ops/sampling.ts';
 
 export interface SampleOptions {
   /** Stop after this many new tokens (also stops at the context length). */
   maxNewTokens: number;
-  /** > 0 scales logits; 0 means greedy (argmax). Default 1. */
+  /** > 0 scales logits; 0 means greedy (argmax, lowest id on ties). Default 1. */
   temperature?: number;
   /** Keep only the k most likely tokens; 0 or undefined keeps all. */
   topK?: number;
-  /** Seeded uniform generator; one draw per sampled token (none when greedy). */
+  /** Seeded uniform generator; exactly one draw per generated token. */
   rng: Uniform;
   /** Sampling stops after emitting this token (included in the output). Default eos. */
   stopToken?: number;
@@ -39,32 +39,26 @@ export function nextTokenLogits(model: Model, tokens: readonly number[]): Float3
   return lmLogits(model, cache.hidden, [T - 1]).logits;
 }
 
-/** One draw from logits with temperature and top-k; returns the token and its log-probability. */
+/**
+ * One draw from logits with temperature and top-k, by the shared sampling op (./ops/sampling.ts) so
+ * engines that follow that op reproduce the token from the same uniform. Exactly one uniform is
+ * drawn per call, greedy included, so the generator's position does not depend on the settings.
+ * Returns the token and its log-probability under the distribution sampled from (0 when greedy).
+ */
 export function sampleFromLogits(
   logits: Float32Array,
   options: { temperature?: number; topK?: number; rng: Uniform },
 ): { token: number; logProb: number } {
-  const V = logits.length;
   const temperature = options.temperature ?? 1;
   if (!(temperature >= 0)) throw new Error(`sampling: temperature must be >= 0, got ${temperature}`);
-  const order = Array.from({ length: V }, (_, i) => i).sort((a, b) => logits[b] - logits[a] || a - b);
-  if (temperature === 0) return { token: order[0], logProb: 0 };
-  const k = options.topK && options.topK > 0 ? Math.min(options.topK, V) : V;
-  const kept = order.slice(0, k);
-  const max = logits[kept[0]] / temperature;
-  const weights = kept.map((i) => Math.exp(logits[i] / temperature - max));
+  const cfg = { temperature, topK: options.topK ?? 0 };
+  const u = options.rng();
+  const token = sampleToken(logits, u, cfg);
+  if (temperature === 0) return { token, logProb: 0 };
+  const candidates = samplingCandidates(logits, cfg.topK);
+  const weights = samplingWeights(logits, candidates, temperature);
   const z = weights.reduce((a, w) => a + w, 0);
-  const u = options.rng() * z;
-  let acc = 0;
-  let pick = kept.length - 1;
-  for (let j = 0; j < kept.length; j++) {
-    acc += weights[j];
-    if (u < acc) {
-      pick = j;
-      break;
-    }
-  }
-  return { token: kept[pick], logProb: Math.log(weights[pick] / z) };
+  return { token, logProb: Math.log(weights[candidates.indexOf(token)] / z) };
 }
 
 export function sample(model: Model, prompt: readonly number[], options: SampleOptions): SampleResult {

@@ -16,6 +16,7 @@ import {
   matmul,
 } from './ops.ts';
 import type { LayerNormForward } from './ops.ts';
+import { scoreHeadBackward as scoreHeadOpBackward, scoreHeadForward } from './ops/scoreHead.ts';
 import { layerViewNames, view } from './parameter-layout.ts';
 
 export interface LayerCache {
@@ -232,23 +233,13 @@ export function gatherRows(x: Float32Array, rows: ArrayLike<number>, width: numb
   return out;
 }
 
-function sigmoid(z: number): number {
-  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
-}
-
 /** World-model score per sequence: sigmoid(w . hidden[b, lengths[b]-1] + b), in (0, 1). */
 export function scoreHead(model: Model, cache: ForwardCache, lengths: Int32Array): Float32Array {
   const C = model.config.dModel;
   const w = view(model.layout, model.params, 'score.w');
   const bias = view(model.layout, model.params, 'score.b')[0];
-  const scores = new Float32Array(cache.B);
-  for (let b = 0; b < cache.B; b++) {
-    const o = lastRow(cache, lengths, b) * C;
-    let z = bias;
-    for (let c = 0; c < C; c++) z += w[c] * cache.hidden[o + c];
-    scores[b] = sigmoid(z);
-  }
-  return scores;
+  const h = gatherRows(cache.hidden, lastRows(cache, lengths), C);
+  return scoreHeadForward(h, w, bias, cache.B, C);
 }
 
 /** Backward of scoreHead given dScores [B]: adds into grads and dHidden. */
@@ -263,18 +254,19 @@ export function scoreHeadBackward(
 ): void {
   const C = model.config.dModel;
   const w = view(model.layout, model.params, 'score.w');
-  const dw = view(model.layout, grads, 'score.w');
-  const db = view(model.layout, grads, 'score.b');
+  const rows = lastRows(cache, lengths);
+  const h = gatherRows(cache.hidden, rows, C);
+  const { dx, dw, db } = scoreHeadOpBackward(dScores, scores, h, w, cache.B, C);
+  addInto(view(model.layout, grads, 'score.w'), dw);
+  view(model.layout, grads, 'score.b')[0] += db;
   for (let b = 0; b < cache.B; b++) {
-    const o = lastRow(cache, lengths, b) * C;
-    const s = scores[b];
-    const dz = dScores[b] * s * (1 - s);
-    db[0] += dz;
-    for (let c = 0; c < C; c++) {
-      dw[c] += dz * cache.hidden[o + c];
-      dHidden[o + c] += dz * w[c];
-    }
+    const o = rows[b] * C;
+    for (let c = 0; c < C; c++) dHidden[o + c] += dx[b * C + c];
   }
+}
+
+function lastRows(cache: ForwardCache, lengths: Int32Array): number[] {
+  return Array.from({ length: cache.B }, (_, b) => lastRow(cache, lengths, b));
 }
 
 function lastRow(cache: ForwardCache, lengths: Int32Array, b: number): number {
