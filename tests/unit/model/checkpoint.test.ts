@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_VERSION, loadCheckpoint, saveCheckpoint } from '../../../src/model/checkpoint.ts';
 import { namedConfig } from '../../../src/model/config.ts';
@@ -54,5 +55,39 @@ describe('checkpoint format', () => {
   it('refuses a tokenizer whose vocabulary differs from the model', () => {
     const other = createModel(namedConfig('tiny', { vocabSize: 280 }), testRng(1));
     expect(() => saveCheckpoint(other, tokenizer)).toThrow(/vocabulary/);
+  });
+});
+
+describe('checkpoint properties', () => {
+  it('round-trips random configurations and weights exactly; rejects every truncation', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          heads: fc.integer({ min: 1, max: 3 }),
+          headDim: fc.integer({ min: 1, max: 4 }),
+          nLayers: fc.integer({ min: 1, max: 2 }),
+          vocabSize: fc.integer({ min: 1, max: 40 }),
+          contextLength: fc.integer({ min: 1, max: 9 }),
+          seed: fc.integer({ min: 0, max: 1 << 30 }),
+          cut: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        }),
+        (r) => {
+          const config = namedConfig('tiny', {
+            nHeads: r.heads,
+            dModel: r.heads * r.headDim,
+            nLayers: r.nLayers,
+            vocabSize: r.vocabSize,
+            contextLength: r.contextLength,
+          });
+          const m = createModel(config, testRng(r.seed));
+          const buf = new Uint8Array(saveCheckpoint(m, null, { seed: r.seed }));
+          const back = loadCheckpoint(buf);
+          expect(back.model.config).toEqual(config);
+          expect(Array.from(back.model.params)).toEqual(Array.from(m.params));
+          expect(() => loadCheckpoint(buf.subarray(0, Math.floor(r.cut * buf.length)))).toThrow(/truncated/);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

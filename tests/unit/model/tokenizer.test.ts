@@ -91,3 +91,21 @@ describe('byte-level BPE tokenizer', () => {
     expect(() => tok.decode([tok.vocabSize])).toThrow(/outside the vocabulary/);
   });
 });
+
+describe('tokenizers trained on random small-alphabet corpora (many overlapping repeats)', () => {
+  it('round-trip any text and learn only valid merges', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', '_', '1'), maxLength: 40 });
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 12 }), text, fc.integer({ min: 260, max: 300 }), (corpus, probe, V) => {
+        const t = trainTokenizer(corpus, { vocabSize: V });
+        expect(t.vocabSize).toBeLessThanOrEqual(V);
+        const reloaded = Tokenizer.fromJSON(t.toJSON());
+        for (const s of [...corpus, probe]) {
+          expect(t.decode(t.encode(s))).toBe(s);
+          expect(reloaded.encode(s)).toEqual(t.encode(s));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
