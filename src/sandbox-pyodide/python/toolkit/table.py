@@ -161,16 +161,18 @@ def read_task_json(path='task.json'):
     kind = spec.get('task', spec.get('type', spec.get('task_type')))
     if kind not in ('regression', 'binary', 'multiclass'):
         raise ValueError('task.json: unknown task type %r' % (kind,))
-    return spec['target'], kind, spec.get('metric'), spec.get('positive')
+    # Optional column kinds ('numeric' | 'categorical'): declared categoricals stay strings.
+    cats = [c['name'] for c in spec.get('columns') or () if c.get('kind') == 'categorical']
+    return spec['target'], kind, spec.get('metric'), spec.get('positive'), cats
 
 
 def load_task(folder='.'):
     """Read train.csv, test.csv and task.json from the job folder (the working directory by default)."""
     base = folder.rstrip('/') + '/'
-    target, kind, metric, positive = read_task_json(base + 'task.json')
-    train = read_csv(base + 'train.csv', raw=(target,))
+    target, kind, metric, positive, cats = read_task_json(base + 'task.json')
+    train = read_csv(base + 'train.csv', categorical=cats, raw=(target,))
     raw_y = train.pop(target)
-    test = read_csv(base + 'test.csv')
+    test = read_csv(base + 'test.csv', categorical=cats)
     # Both files must agree on each column's kind, or the encoders would see two vocabularies.
     for name in train.names:
         if name in test.columns and train.kinds[name] != test.kinds[name]:
