@@ -142,7 +142,6 @@ export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout,
   if (loss === 'lm') {
     const targets = g.input('targets', 'int64', ['B', 'T']);
     const coef = g.input('coef', 'float', ['B', 'T']);
-    const V = config.vocabSize;
     const { hidden2d, logits2d } = lmHead(g, config, w, dec.hidden, tokens);
     const logsm = g.op('LogSoftmax', [logits2d], { axis: 1 });
     const target1 = g.op('Reshape', [targets, g.i64([-1])]);
@@ -151,9 +150,12 @@ export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout,
     const total = g.op('Neg', [g.op('ReduceSum', [g.op('Mul', [coef2d, logp2d])], { keepdims: 0 })]);
     g.output(total, 'loss', 'float', []);
     g.output(g.op('Reshape', [logp2d, g.op('Shape', [tokens])]), 'logp', 'float', ['B', 'T']);
-    // dL/dlogits = -coef * (onehot(target) - softmax)
-    const onehot = g.op('OneHot', [target1, g.i64([V], true), g.f32([0, 1], [2])], { axis: -1 });
-    const dLogits = g.op('Mul', [g.op('Sub', [g.op('Exp', [logsm]), onehot]), coef2d]);
+    // dL/dlogits = coef * (softmax - onehot(target)): scale the softmax, then subtract coef at the
+    // target column only (a scatter of one value per row is far cheaper than a [BT, V] one-hot).
+    const scaled = g.op('Mul', [g.op('Exp', [logsm]), coef2d]);
+    const targetCol = g.op('Unsqueeze', [target1, g.i64([1])]);
+    const atTarget = g.op('Sub', [g.op('GatherElements', [scaled, targetCol], { axis: 1 }), coef2d]);
+    const dLogits = g.op('ScatterElements', [scaled, targetCol, atTarget], { axis: 1 });
     sink.add('wte', g.op('Gemm', [dLogits, hidden2d], { transA: 1 }));
     dHidden = g.op('Reshape', [g.op('MatMul', [dLogits, w('wte')]), g.op('Shape', [dec.hidden])]);
   } else {
