@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TrustedPyodideRunner } from '../../../src/sandbox-pyodide/node-runner.ts';
+import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
+import { parseCsvRecords } from '../../../src/tasks/csv.ts';
+import { pyRunner } from './python.ts';
+import { splitDataset, type SplitTask } from './real-data.ts';
+
+let runner: TrustedPyodideRunner;
+beforeAll(async () => {
+  runner = await pyRunner();
+}, 60_000);
+
+function predictions(csv: string | undefined): string[][] {
+  expect(csv).toBeDefined();
+  return parseCsvRecords(csv!).filter((r) => !(r.length === 1 && r[0] === ''));
+}
+
+function pick(type: 'regression' | 'binary' | 'multiclass', ids: string[]) {
+  const all = referencePrograms(type);
+  return ids.map((id) => {
+    const p = all.find((x) => x.id === id);
+    if (!p) throw new Error(`no reference program ${id}`);
+    return p;
+  });
+}
+
+describe('program runner (trusted, Node)', () => {
+  it('runs reference programs end to end on real data sets and writes well-formed predictions.csv', async () => {
+    const cases: [SplitTask, ReturnType<typeof pick>][] = [
+      [splitDataset('vega_penguins', 2), pick('multiclass', ['majority__std', 'logit_C1__std', 'gbm_30_lr0.1_d3__raw', 'select_nb_vs_tree__std'])],
+      [splitDataset('vega_cars', 2), pick('regression', ['mean__std', 'ridge_10__std', 'rf_10_d6__raw'])],
+      [splitDataset('sklearn_breast_cancer', 2), pick('binary', ['knn_5__std', 'gnb__std', 'tree_d3__raw'])],
+    ];
+    for (const [task, programs] of cases) {
+      const classes = new Set(task.labels);
+      for (const p of programs) {
+        const r = await runner.run(p.source, task.trainCsv, task.testCsv, task.taskJson, 60_000);
+        expect(r.status, `${p.id}: ${r.traceback}`).toBe('ok');
+        const rows = predictions(r.predictionsCsv);
+        expect(rows[0]).toEqual([task.entry.target]);
+        expect(rows.length - 1).toBe(task.labels.length);
+        for (const [v] of rows.slice(1)) {
+          if (task.entry.task === 'multiclass') expect(classes.has(v)).toBe(true);
+          else expect(Number.isFinite(Number(v))).toBe(true);
+          if (task.entry.task === 'binary') expect(Number(v) >= 0 && Number(v) <= 1).toBe(true);
+        }
+      }
+    }
+  }, 120_000);
+
+  it('an erroring program returns status error with a traceback pointing into the program', async () => {
+    const task = splitDataset('vega_penguins', 3);
+    const r = await runner.run('import toolkit as tk\nprint("before")\nx = 1 / 0\n', task.trainCsv, task.testCsv, task.taskJson);
+    expect(r.status).toBe('error');
+    expect(r.stdout).toBe('before\n');
+    expect(r.traceback).toContain('ZeroDivisionError');
+    expect(r.traceback).toContain('program.py", line 3');
+    expect(r.traceback).not.toContain('wmrl_runner');
+    expect(r.predictionsCsv).toBeUndefined();
+  });
+
+  it('gives each run fresh globals and an empty job folder', async () => {
+    const task = splitDataset('vega_penguins', 3);
+    await runner.run("leak = 1\nopen('stray.txt', 'w').write('x')\n", task.trainCsv, task.testCsv, task.taskJson);
+    const r = await runner.run(
+      "import os\nprint('leak' in globals(), __name__, sorted(os.listdir('.')))\n",
+      task.trainCsv,
+      task.testCsv,
+      task.taskJson,
+    );
+    expect(r.stdout.trim()).toBe("False __main__ ['task.json', 'test.csv', 'train.csv']");
+  });
+
+  it('caps captured output and interrupts a program that runs past its timeout', async () => {
+    const task = splitDataset('vega_penguins', 3);
+    const flood = await runner.run("print('y' * 200000)\n", task.trainCsv, task.testCsv, task.taskJson);
+    expect(flood.status).toBe('ok');
+    expect(flood.outputTruncated).toBe(true);
+    expect(flood.stdout.length).toBeLessThan(70_000);
+    const slow = await runner.run('while True:\n    pass\n', task.trainCsv, task.testCsv, task.taskJson, 300);
+    expect(slow.status).toBe('error');
+    expect(slow.timedOut).toBe(true);
+    expect(slow.traceback).toContain('KeyboardInterrupt');
+    expect(slow.seconds).toBeLessThan(5);
+    const after = await runner.run("print('fine')\n", task.trainCsv, task.testCsv, task.taskJson, 5_000);
+    expect(after.stdout).toBe('fine\n');
+    expect(after.timedOut).toBe(false);
+  });
+});
