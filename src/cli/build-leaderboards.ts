@@ -18,7 +18,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { buildLeaderboard, type Leaderboard, type ReferenceRun } from '../tasks/leaderboard.ts';
 import { programInputs } from '../tasks/task-builder.ts';
 import type { TaskIndex } from '../tasks/task-index.ts';
-import type { TaskLabels, TaskMeta, TaskType } from '../tasks/task-types.ts';
+import type { MetricName, TaskLabels, TaskMeta, TaskType } from '../tasks/task-types.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -60,7 +60,7 @@ function sha256(parts: readonly string[]): string {
 }
 
 /** The reference population for a task type: from --programs, or the toolkit engineer's module. */
-async function loadPrograms(programsFile: string | undefined): Promise<(type: TaskType) => ReferenceProgram[]> {
+async function loadPrograms(programsFile: string | undefined): Promise<(type: TaskType, metric: MetricName) => ReferenceProgram[]> {
   if (programsFile) {
     const list = JSON.parse(readFileSync(programsFile, 'utf8')) as (ReferenceProgram & { types?: TaskType[] })[];
     return (type) => list.filter((p) => !p.types || p.types.includes(type));
@@ -72,8 +72,8 @@ async function loadPrograms(programsFile: string | undefined): Promise<(type: Ta
   const mod = (await import(pathToFileURL(modPath).href)) as Record<string, unknown>;
   const fn = mod.referencePrograms;
   if (typeof fn !== 'function') throw new Error('reference-programs.ts does not export referencePrograms()');
-  return (type) => {
-    const list = (fn as (t: TaskType) => unknown)(type);
+  return (type, metric) => {
+    const list = (fn as (t: TaskType, m: MetricName) => unknown)(type, metric);
     if (!Array.isArray(list)) throw new Error(`referencePrograms(${type}) did not return a list`);
     return list.map((p: unknown) => {
       const r = p as Partial<ReferenceProgram>;
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
     const dir = join(tasksDir, t.id);
     const meta = JSON.parse(readFileSync(join(dir, 'task.json'), 'utf8')) as TaskMeta;
     const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as TaskLabels;
-    const programs = programsFor(meta.type);
+    const programs = programsFor(meta.type, meta.metric);
     pending.set(t.id, { meta, labels, programIds: programs.map((p) => p.id), runs: new Map(), seconds: new Map(), start: 0 });
     for (const p of programs) queue.push({ taskId: t.id, programId: p.id, source: p.source });
   }
