@@ -65,10 +65,15 @@ export function uniformBuffer(device: GPUDevice, fields: readonly UniformField[]
 }
 
 /**
- * Buffers in binding order: entry i is @binding(i) of @group(0). null leaves a binding out, for
- * entry points that do not use every binding of a shared layout ('auto' layouts drop unused ones).
+ * Buffers in binding order: entry i is @binding(i) of @group(0). A GPUBufferBinding binds a byte
+ * range (offset aligned to minStorageBufferOffsetAlignment, 256 by default). null leaves a binding
+ * out, for entry points that do not use every binding of a shared layout ('auto' layouts drop unused ones).
  */
-export type Bindings = readonly (GPUBuffer | null)[];
+export type Bindings = readonly (GPUBuffer | GPUBufferBinding | null)[];
+
+function isBufferBinding(b: GPUBuffer | GPUBufferBinding): b is GPUBufferBinding {
+  return (b as GPUBufferBinding).buffer !== undefined && (b as GPUBuffer).mapState === undefined;
+}
 
 export const MAX_WORKGROUPS_PER_DIM = 65535;
 
@@ -92,7 +97,8 @@ export function encodeKernel(
   const pipeline = getPipeline(device, spec);
   const bindGroup = device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
-    entries: bindings.flatMap((buffer, binding) => (buffer ? [{ binding, resource: { buffer } }] : [])),
+    entries: bindings.flatMap((b, binding) =>
+      b ? [{ binding, resource: isBufferBinding(b) ? b : { buffer: b } }] : []),
   });
   const pass = encoder.beginComputePass({ label: spec.label });
   pass.setPipeline(pipeline);

@@ -50,3 +50,20 @@ describe('kernel helpers', () => {
     console.log(`adapter: ${info.name} (vendor ${info.vendor}, architecture ${info.architecture})`);
   });
 });
+
+describe('range bindings', () => {
+  it('a kernel can read and write byte ranges of larger buffers', async () => {
+    const { encodeKernel, submit } = await import('../../src/gpu/kernel.ts');
+    const { uploadBuffer, readFloat32 } = await import('../../src/gpu/buffers.ts');
+    const code = (await import('../../src/gpu/kernels/gelu.wgsl?raw')).default;
+    const src = uploadBuffer(device, Float32Array.from({ length: 128 }, (_, i) => (i < 64 ? 100 : i - 64)));
+    const dst = uploadBuffer(device, new Float32Array(128).fill(-1));
+    submit(device, (enc) => encodeKernel(enc, device, { code, entryPoint: 'forward' },
+      [{ buffer: src, offset: 256, size: 16 }, { buffer: dst, offset: 256, size: 16 }, uniformBuffer(device, [['u32', 4]])], [1]));
+    const out = await readFloat32(device, dst, 128);
+    expect(out[63]).toBe(-1);
+    expect(out[64]).toBe(0); // gelu(0)
+    expect(out[65]).toBeCloseTo(0.841192, 5); // gelu(1)
+    expect(out[68]).toBe(-1); // past the bound range: untouched
+  });
+});
