@@ -131,14 +131,18 @@ export interface TrainingGraph {
   gradOutputs: string[];
 }
 
-export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout, loss: TrainingLoss): TrainingGraph {
-  const g = new GraphBuilder(`wmrl_train_${loss}`);
+/**
+ * The graph for one loss; with `backward: false` only the loss and logp/score outputs (a cheap
+ * forward used for current or old-policy log-probabilities).
+ */
+export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout, loss: TrainingLoss, backward = true): TrainingGraph {
+  const g = new GraphBuilder(`wmrl_${backward ? 'train' : 'eval'}_${loss}`);
   const w = flatInputWeights(g, layout);
   const tokens = g.input('tokens', 'int64', ['B', 'T']);
   const x0 = embed(g, w, tokens, leadingPositions(g, w, tokens));
   const dec = decoder(g, config, w, x0, { bias: causalBias(g, config, tokens) });
   const sink = new GradSink();
-  let dHidden: string;
+  let headBackward: () => string;
   if (loss === 'lm') {
     const targets = g.input('targets', 'int64', ['B', 'T']);
     const coef = g.input('coef', 'float', ['B', 'T']);
@@ -152,12 +156,14 @@ export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout,
     g.output(g.op('Reshape', [logp2d, g.op('Shape', [tokens])]), 'logp', 'float', ['B', 'T']);
     // dL/dlogits = coef * (softmax - onehot(target)): scale the softmax, then subtract coef at the
     // target column only (a scatter of one value per row is far cheaper than a [BT, V] one-hot).
-    const scaled = g.op('Mul', [g.op('Exp', [logsm]), coef2d]);
-    const targetCol = g.op('Unsqueeze', [target1, g.i64([1])]);
-    const atTarget = g.op('Sub', [g.op('GatherElements', [scaled, targetCol], { axis: 1 }), coef2d]);
-    const dLogits = g.op('ScatterElements', [scaled, targetCol, atTarget], { axis: 1 });
-    sink.add('wte', g.op('Gemm', [dLogits, hidden2d], { transA: 1 }));
-    dHidden = g.op('Reshape', [g.op('MatMul', [dLogits, w('wte')]), g.op('Shape', [dec.hidden])]);
+    headBackward = () => {
+      const scaled = g.op('Mul', [g.op('Exp', [logsm]), coef2d]);
+      const targetCol = g.op('Unsqueeze', [target1, g.i64([1])]);
+      const atTarget = g.op('Sub', [g.op('GatherElements', [scaled, targetCol], { axis: 1 }), coef2d]);
+      const dLogits = g.op('ScatterElements', [scaled, targetCol, atTarget], { axis: 1 });
+      sink.add('wte', g.op('Gemm', [dLogits, hidden2d], { transA: 1 }));
+      return g.op('Reshape', [g.op('MatMul', [dLogits, w('wte')]), g.op('Shape', [dec.hidden])]);
+    };
   } else {
     const lengths = g.input('lengths', 'int64', ['B']);
     const targets = g.input('targets', 'float', ['B']);
@@ -165,15 +171,18 @@ export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout,
     const err = g.op('Sub', [head.score, targets]);
     g.output(g.op('ReduceMean', [g.op('Mul', [err, err])], { keepdims: 0 }), 'loss', 'float', []);
     g.output(head.score, 'score', 'float', ['B']);
-    const batch = g.op('Cast', [g.op('Shape', [head.score])], { to: 1 });
-    const dScore = g.op('Div', [g.op('Mul', [err, g.f32([2])]), batch]);
-    const dz = g.op('Mul', [dScore, g.op('Mul', [head.score, g.op('Sub', [g.f32([1]), head.score])])]);
-    sink.add('score.w', g.op('Reshape', [g.op('MatMul', [g.op('Unsqueeze', [dz, g.i64([0])]), head.hLast]), g.i64([config.dModel])]));
-    sink.add('score.b', reduceSum(g, dz, [0], 1));
-    const dhLast = g.op('Mul', [g.op('Unsqueeze', [dz, g.i64([1])]), w('score.w')]);
-    dHidden = g.op('Mul', [g.op('Unsqueeze', [head.lastOneHot, g.i64([2])]), g.op('Unsqueeze', [dhLast, g.i64([1])])]);
+    headBackward = () => {
+      const batch = g.op('Cast', [g.op('Shape', [head.score])], { to: 1 });
+      const dScore = g.op('Div', [g.op('Mul', [err, g.f32([2])]), batch]);
+      const dz = g.op('Mul', [dScore, g.op('Mul', [head.score, g.op('Sub', [g.f32([1]), head.score])])]);
+      sink.add('score.w', g.op('Reshape', [g.op('MatMul', [g.op('Unsqueeze', [dz, g.i64([0])]), head.hLast]), g.i64([config.dModel])]));
+      sink.add('score.b', reduceSum(g, dz, [0], 1));
+      const dhLast = g.op('Mul', [g.op('Unsqueeze', [dz, g.i64([1])]), w('score.w')]);
+      return g.op('Mul', [g.op('Unsqueeze', [head.lastOneHot, g.i64([2])]), g.op('Unsqueeze', [dhLast, g.i64([1])])]);
+    };
   }
-  decoderBackward(g, config, w, sink, dec, dHidden, tokens);
+  if (!backward) return { bytes: g.encode(`WMRL evaluation graph (${loss}): loss only.`), loss, gradOutputs: [] };
+  decoderBackward(g, config, w, sink, dec, headBackward(), tokens);
   const gradOutputs = sink.emit(g, layout);
   return { bytes: g.encode(`WMRL training graph (${loss}): loss and the gradient of every parameter.`), loss, gradOutputs };
 }

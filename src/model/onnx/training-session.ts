@@ -30,8 +30,9 @@ export class OnnxTrainingSession {
     private readonly gradOutputs: string[],
   ) {}
 
-  static async create(config: ModelConfig, layout: ParameterLayout, loss: TrainingLoss): Promise<OnnxTrainingSession> {
-    const graph = buildTrainingGraph(config, layout, loss);
+  /** With `backward: false` the session returns the loss and logp/score only (grads stay zero). */
+  static async create(config: ModelConfig, layout: ParameterLayout, loss: TrainingLoss, backward = true): Promise<OnnxTrainingSession> {
+    const graph = buildTrainingGraph(config, layout, loss, backward);
     const session = await createWasmSession(graph.bytes);
     return new OnnxTrainingSession(config, layout, loss, session, graph.gradOutputs);
   }

@@ -1,0 +1,213 @@
+// The CPU policy engine: onnxruntime-web's threaded wasm backend runs graphs that the ONNX builder
+// emits with the weights fed as one flat input (so updates need no re-export):
+//   training graph (forward + hand-derived backward) for gradients,
+//   the same graph without backward for log-probabilities,
+//   the incremental-decoding graph (past keys/values) for sampling.
+// AdamW and clipping run in JS on the flat array (O(params)).
+
+import type { ModelConfig } from '../model/config.ts';
+import type { Model } from '../model/init.ts';
+import { clipByGlobalNorm, globalNorm } from '../model/ops.ts';
+import type { ParameterLayout } from '../model/parameter-layout.ts';
+import { buildLayout } from '../model/parameter-layout.ts';
+import { sampleFromLogits } from '../model/sampling.ts';
+import type { SequenceBatch } from '../model/sequence-batch.ts';
+import { validateSequenceBatch } from '../model/sequence-batch.ts';
+import { SPECIAL_TOKENS } from '../model/tokenizer.ts';
+import { decodeInputNames, exportPolicyDecoder } from '../model/onnx/export.ts';
+import { configureOrt, createWasmSession, floatData, floatTensor, int64Tensor, ort } from '../model/onnx/ort-runtime.ts';
+import type { OrtRuntimeOptions } from '../model/onnx/ort-runtime.ts';
+import { MASKED_BIAS } from '../model/onnx/transformer-graph.ts';
+import { OnnxTrainingSession } from '../model/onnx/training-session.ts';
+import { adamwByTensor } from './adamw-by-tensor.ts';
+import type { EngineSample, EngineSampleOptions, GradientResult, Objective, PolicyEngine, UpdateOptions, UpdateResult } from './policy-engine.ts';
+import { rlCoefficients, rlNeedsLogProbs, sftCoefficients, sftLossValue } from './token-coefficients.ts';
+
+export class CpuEngine implements PolicyEngine {
+  readonly backend: string;
+  private m: Float32Array;
+  private v: Float32Array;
+  private step = 0;
+  private lmTrain: Promise<OnnxTrainingSession> | null = null;
+  private lmEval: Promise<OnnxTrainingSession> | null = null;
+  private wmTrain: Promise<OnnxTrainingSession> | null = null;
+  private decoder: Promise<ort.InferenceSession> | null = null;
+
+  private constructor(
+    readonly config: ModelConfig,
+    readonly layout: ParameterLayout,
+    private params: Float32Array,
+  ) {
+    this.m = new Float32Array(layout.totalLength);
+    this.v = new Float32Array(layout.totalLength);
+    this.backend = `cpu (onnxruntime-web wasm, ${ort.env.wasm.numThreads ?? 1} threads)`;
+  }
+
+  static create(config: ModelConfig, params: Float32Array, runtime: OrtRuntimeOptions = {}): CpuEngine {
+    configureOrt(runtime);
+    const layout = buildLayout(config);
+    if (params.length !== layout.totalLength) throw new Error(`cpu engine: ${params.length} parameters, layout needs ${layout.totalLength}`);
+    return new CpuEngine(config, layout, params.slice());
+  }
+
+  static fromModel(model: Model, runtime: OrtRuntimeOptions = {}): CpuEngine {
+    return CpuEngine.create(model.config, model.params, runtime);
+  }
+
+  private lmTrainSession(): Promise<OnnxTrainingSession> {
+    return (this.lmTrain ??= OnnxTrainingSession.create(this.config, this.layout, 'lm'));
+  }
+  private lmEvalSession(): Promise<OnnxTrainingSession> {
+    return (this.lmEval ??= OnnxTrainingSession.create(this.config, this.layout, 'lm', false));
+  }
+  private wmTrainSession(): Promise<OnnxTrainingSession> {
+    return (this.wmTrain ??= OnnxTrainingSession.create(this.config, this.layout, 'wm'));
+  }
+  private decoderSession(): Promise<ort.InferenceSession> {
+    return (this.decoder ??= createWasmSession(exportPolicyDecoder({ config: this.config, layout: this.layout, params: this.params }, 'flat-input')));
+  }
+
+  async logProbs(batch: SequenceBatch, which: 'mask' | 'all' = 'mask'): Promise<Float32Array> {
+    validateSequenceBatch(batch);
+    const session = await this.lmEvalSession();
+    const pass = await session.lm(this.params, batch.tokens, batch.B, batch.T, new Float32Array(batch.B * batch.T));
+    const out = new Float32Array(batch.B * batch.T);
+    for (let b = 0; b < batch.B; b++) {
+      for (let t = 1; t < batch.lengths[b]; t++) {
+        const pos = b * batch.T + t;
+        if (which === 'all' || batch.lossMask[pos] !== 0) out[pos] = pass.logProbs[pos];
+      }
+    }
+    return out;
+  }
+
+  async gradients(batch: SequenceBatch, objective: Objective): Promise<GradientResult> {
+    validateSequenceBatch(batch);
+    const { B, T, tokens } = batch;
+    if (objective.kind === 'wm') {
+      const session = await this.wmTrainSession();
+      const pass = await session.wm(this.params, tokens, B, T, batch.lengths, objective.targets);
+      return { loss: pass.loss, grads: pass.grads, count: B };
+    }
+    const session = await this.lmTrainSession();
+    if (objective.kind === 'sft') {
+      const c = sftCoefficients(batch);
+      const pass = await session.lm(this.params, tokens, B, T, c.coef);
+      return { loss: sftLossValue(batch, pass.logProbs, c), grads: pass.grads, count: c.tokens };
+    }
+    // RL: with clipping or KL the coefficients depend on the current log-probs (one extra forward).
+    const current = rlNeedsLogProbs(objective) ? await this.logProbs(batch, 'mask') : undefined;
+    const c = rlCoefficients(batch, objective, current);
+    const pass = await session.lm(this.params, tokens, B, T, c.coef);
+    const terms = current ? c : rlCoefficients(batch, objective, pass.logProbs);
+    return { loss: terms.loss, grads: pass.grads, count: c.tokens, policyLoss: terms.policyLoss, meanKl: terms.meanKl, clipFraction: terms.clipFraction };
+  }
+
+  async update(batch: SequenceBatch, objective: Objective, options: UpdateOptions): Promise<UpdateResult> {
+    const t0 = performance.now();
+    const { grads, ...rest } = await this.gradients(batch, objective);
+    const gradNorm = globalNorm(grads);
+    const clipScale = options.maxGradNorm && options.maxGradNorm > 0 ? clipByGlobalNorm(grads, options.maxGradNorm) : 1;
+    this.step += 1;
+    adamwByTensor(this.layout, this.params, grads, this.m, this.v, this.step, options.adamw);
+    return { ...rest, gradNorm, clipScale, step: this.step, ms: performance.now() - t0 };
+  }
+
+  async sample(prompts: readonly (readonly number[])[], options: EngineSampleOptions): Promise<EngineSample[]> {
+    const B = prompts.length;
+    if (B === 0) return [];
+    if (options.rngs.length !== B) throw new Error(`cpu engine: ${options.rngs.length} generators for ${B} prompts`);
+    const { contextLength: Tmax, nLayers: L, nHeads: H, vocabSize: V } = this.config;
+    const Dh = this.config.dModel / H;
+    const stop = options.stopToken ?? SPECIAL_TOKENS.eos;
+    const pad = SPECIAL_TOKENS.pad;
+    for (const p of prompts) {
+      if (p.length < 1 || p.length > Tmax) throw new Error(`cpu engine: prompt length ${p.length} outside 1..${Tmax}`);
+    }
+    const session = await this.decoderSession();
+    const P0 = Math.max(...prompts.map((p) => p.length));
+    // Prompts are right-aligned (left padding); pad keys are masked and positions start at each prompt's first token.
+    const offset = prompts.map((p) => P0 - p.length);
+    const results: EngineSample[] = prompts.map(() => ({ tokens: [], logProbs: [], stopped: false }));
+    const active = prompts.map((p) => options.maxNewTokens > 0 && p.length < Tmax);
+    const paramsTensor = floatTensor(this.params, [this.params.length]);
+    let past: ort.Tensor[] = [];
+    for (let i = 0; i < 2 * L; i++) past.push(floatTensor(new Float32Array(0), [B, H, 0, Dh]));
+    let P = 0;
+    let S = P0;
+    let stepTokens = new Int32Array(B * S).fill(pad);
+    prompts.forEach((p, b) => stepTokens.set(p, b * S + offset[b]));
+    while (active.some((a) => a)) {
+      const Ltot = P + S;
+      const positions = new Int32Array(B * S);
+      const bias = new Float32Array(B * S * Ltot);
+      for (let b = 0; b < B; b++) {
+        for (let s = 0; s < S; s++) {
+          positions[b * S + s] = Math.max(0, P + s - offset[b]);
+          const row = (b * S + s) * Ltot;
+          for (let j = 0; j < Ltot; j++) if (j > P + s || j < offset[b]) bias[row + j] = MASKED_BIAS;
+        }
+      }
+      const feeds: Record<string, ort.Tensor> = {
+        params: paramsTensor,
+        tokens: int64Tensor(stepTokens, [B, S]),
+        positions: int64Tensor(positions, [B, S]),
+        attn_bias: floatTensor(bias, [B, 1, S, Ltot]),
+      };
+      for (let l = 0; l < L; l++) {
+        const n = decodeInputNames(l);
+        feeds[n.pastKey] = past[2 * l];
+        feeds[n.pastValue] = past[2 * l + 1];
+      }
+      const out = await session.run(feeds);
+      const logits = floatData(out.logits, 'logits');
+      for (const t of past) t.dispose();
+      past = [];
+      for (let l = 0; l < L; l++) {
+        const n = decodeInputNames(l);
+        past.push(out[n.presentKey], out[n.presentValue]);
+      }
+      P = Ltot;
+      const next = new Int32Array(B).fill(pad);
+      for (let b = 0; b < B; b++) {
+        if (!active[b]) continue;
+        const row = logits.slice((b * S + S - 1) * V, (b * S + S) * V);
+        const { token, logProb } = sampleFromLogits(row, { temperature: options.temperature, topK: options.topK, rng: options.rngs[b] });
+        const r = results[b];
+        r.tokens.push(token);
+        r.logProbs.push(logProb);
+        next[b] = token;
+        if (token === stop) {
+          r.stopped = true;
+          active[b] = false;
+        } else if (r.tokens.length >= options.maxNewTokens || prompts[b].length + r.tokens.length >= Tmax) {
+          active[b] = false;
+        }
+      }
+      S = 1;
+      stepTokens = next;
+    }
+    for (const t of past) t.dispose();
+    return results;
+  }
+
+  async getWeights(): Promise<Float32Array> {
+    return this.params.slice();
+  }
+
+  async setWeights(params: Float32Array, resetOptimizer = false): Promise<void> {
+    if (params.length !== this.layout.totalLength) throw new Error(`cpu engine: ${params.length} parameters, layout needs ${this.layout.totalLength}`);
+    this.params.set(params);
+    if (resetOptimizer) {
+      this.m.fill(0);
+      this.v.fill(0);
+      this.step = 0;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    for (const s of [this.lmTrain, this.lmEval, this.wmTrain]) if (s) await (await s).release();
+    if (this.decoder) await (await this.decoder).release();
+    this.lmTrain = this.lmEval = this.wmTrain = this.decoder = null;
+  }
+}

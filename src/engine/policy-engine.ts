@@ -1,0 +1,82 @@
+// The policy engine: what the trainer needs from a backend (the CPU engine here; the WebGPU engine
+// implements the same interface). All token arrays use the project's SequenceBatch conventions.
+
+import type { ModelConfig } from '../model/config.ts';
+import type { Uniform } from '../model/init.ts';
+import type { AdamWConfig } from '../model/ops.ts';
+import type { RlLossOptions } from '../model/losses.ts';
+import type { SequenceBatch } from '../model/sequence-batch.ts';
+
+export interface EngineSampleOptions {
+  /** Stop after this many new tokens (also at the context length). */
+  maxNewTokens: number;
+  /** > 0 scales logits; 0 is greedy. Default 1. */
+  temperature?: number;
+  /** Keep the k most likely tokens; 0 or undefined keeps all. */
+  topK?: number;
+  /** One seeded generator per prompt, so a prompt's draws do not depend on its batch neighbours. */
+  rngs: readonly Uniform[];
+  /** Generation of a prompt ends after this token (included). Default eos. */
+  stopToken?: number;
+}
+
+export interface EngineSample {
+  /** generated tokens only */
+  tokens: number[];
+  /** log-probability of each generated token under the distribution it was drawn from */
+  logProbs: number[];
+  /** true when the stop token ended it (false: length limit) */
+  stopped: boolean;
+}
+
+/** What an update minimises: SFT cross-entropy, the RL loss of losses.ts, or the world-model loss. */
+export type Objective =
+  | { kind: 'sft' }
+  | ({ kind: 'rl' } & RlLossOptions)
+  | { kind: 'wm'; targets: ArrayLike<number> };
+
+export interface UpdateOptions {
+  adamw: AdamWConfig;
+  /** Clip the global gradient norm to this value; undefined or <= 0: no clipping. */
+  maxGradNorm?: number;
+}
+
+export interface GradientResult {
+  loss: number;
+  /** dL/dparams, flat, parameter layout */
+  grads: Float32Array;
+  /** tokens (or sequences, for 'wm') that entered the loss */
+  count: number;
+  /** RL only */
+  policyLoss?: number;
+  meanKl?: number;
+  clipFraction?: number;
+}
+
+export interface UpdateResult extends Omit<GradientResult, 'grads'> {
+  /** global gradient norm before clipping */
+  gradNorm: number;
+  /** factor applied by clipping (1 when not clipped) */
+  clipScale: number;
+  /** optimiser step number after this update (counts from 1) */
+  step: number;
+  ms: number;
+}
+
+export interface PolicyEngine {
+  /** e.g. 'cpu (onnxruntime-web wasm, 2 threads)' or 'webgpu' */
+  readonly backend: string;
+  readonly config: ModelConfig;
+  sample(prompts: readonly (readonly number[])[], options: EngineSampleOptions): Promise<EngineSample[]>;
+  /** log p(token t | < t) at [b, t] for masked tokens ('mask', default) or every real token t >= 1 ('all'); 0 elsewhere. */
+  logProbs(batch: SequenceBatch, which?: 'mask' | 'all'): Promise<Float32Array>;
+  /** Loss and gradients without changing the weights. */
+  gradients(batch: SequenceBatch, objective: Objective): Promise<GradientResult>;
+  /** One optimiser step (AdamW, optional clipping) on the objective. */
+  update(batch: SequenceBatch, objective: Objective, options: UpdateOptions): Promise<UpdateResult>;
+  /** A copy of the flat parameter array. */
+  getWeights(): Promise<Float32Array>;
+  /** Replaces the weights (same layout); resets the optimiser state when resetOptimizer is true. */
+  setWeights(params: Float32Array, resetOptimizer?: boolean): Promise<void>;
+  dispose(): Promise<void>;
+}
