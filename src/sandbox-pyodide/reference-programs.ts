@@ -134,7 +134,7 @@ function classificationModels(type: 'binary' | 'multiclass'): ModelChoice[] {
     m('logistic', 'logit_C1e-3', 'tk.LogisticRegression(C=0.001)'),
     m('logistic', 'logit_C0.1', 'tk.LogisticRegression(C=0.1)'),
     m('logistic', 'logit_C1', 'tk.LogisticRegression(C=1.0)'),
-    m('logistic', 'logit_C100', 'tk.LogisticRegression(C=100.0, max_iter=300)'),
+    m('logistic', 'logit_C100', 'tk.LogisticRegression(C=100.0, max_iter=150)'),
     m('logistic', 'logit_C1_it5', 'tk.LogisticRegression(C=1.0, max_iter=5)'),
     m('knn', 'knn_1', 'tk.KNeighborsClassifier(k=1)'),
     m('knn', 'knn_5', 'tk.KNeighborsClassifier(k=5)'),
