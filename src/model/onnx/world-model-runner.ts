@@ -1,0 +1,186 @@
+// Scores (card, program) pairs with the exported world model (./export.ts exportWorldModel):
+// tokenise with the project's tokenizer ([bos] card [sep] program [eos]), pad, and run batched
+// forwards on onnxruntime-web, on the WebGPU EP (the onnxruntime-web/webgpu bundle, sharing a
+// GPUDevice we own, outputs left in GPU buffers until read) where there is WebGPU, else on the wasm EP.
+
+import type { Tokenizer } from '../tokenizer.ts';
+import { SPECIAL_TOKENS } from '../tokenizer.ts';
+import { configureOrt, createWasmSession, floatData, int64Tensor, ort } from './ort-runtime.ts';
+import type { OrtRuntimeOptions } from './ort-runtime.ts';
+
+export type WorldModelBackend = 'webgpu' | 'wasm';
+
+export interface WorldModelRunnerOptions extends OrtRuntimeOptions {
+  /** 'auto' (default): WebGPU when a device is given or can be acquired, else wasm. */
+  prefer?: 'auto' | WorldModelBackend;
+  /** A device to share (e.g. the policy engine's); without it 'auto' and 'webgpu' request one. */
+  device?: GPUDevice;
+  /** Upper bound on B * H * T * T (attention weights) per forward; larger requests are chunked. */
+  maxAttentionElements?: number;
+}
+
+export interface WorldModelPair {
+  card: string;
+  program: string;
+}
+
+export interface ScoreResult {
+  scores: Float32Array;
+  /** pairs longer than the context, scored on their first contextLength tokens */
+  truncated: number;
+  /** forwards run (1 unless the batch exceeded the memory bound) */
+  forwards: number;
+  ms: number;
+}
+
+/** The shapes the runner needs from the model's configuration. */
+export interface WorldModelShape {
+  contextLength: number;
+  nHeads: number;
+}
+
+type OrtModule = typeof ort;
+
+interface Backend {
+  name: WorldModelBackend;
+  /** why this backend was chosen */
+  reason: string;
+  ortModule: OrtModule;
+  session: ort.InferenceSession;
+}
+
+async function webgpuBackend(bytes: Uint8Array, device: GPUDevice, options: WorldModelRunnerOptions): Promise<Omit<Backend, 'reason'>> {
+  // Only this bundle honours a passed-in GPUDevice (the default JSEP bundle silently makes its own).
+  const ortWebgpu = (await import('onnxruntime-web/webgpu')) as unknown as OrtModule;
+  ortWebgpu.env.wasm.numThreads = 1;
+  ortWebgpu.env.logLevel = 'error';
+  const paths = options.wasmPaths ?? (typeof self !== 'undefined' && 'location' in self ? new URL('/vendor/ort/', self.location.href).href : undefined);
+  if (paths) ortWebgpu.env.wasm.wasmPaths = paths;
+  const provider = { name: 'webgpu', device } as unknown as ort.InferenceSession.ExecutionProviderConfig;
+  const session = await ortWebgpu.InferenceSession.create(bytes, {
+    executionProviders: [provider],
+    preferredOutputLocation: 'gpu-buffer',
+    logSeverityLevel: 3,
+  });
+  return { name: 'webgpu', ortModule: ortWebgpu, session };
+}
+
+async function acquire(): Promise<GPUDevice | null> {
+  const gpu = typeof navigator !== 'undefined' ? (navigator as Navigator & { gpu?: GPU }).gpu : undefined;
+  if (!gpu) return null;
+  const adapter = await gpu.requestAdapter();
+  if (!adapter) return null;
+  const limits: Record<string, number> = {};
+  for (const k of ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeWorkgroupStorageSize'] as const) limits[k] = adapter.limits[k];
+  return adapter.requestDevice({ requiredLimits: limits });
+}
+
+export class WorldModelRunner {
+  private constructor(
+    private readonly backendState: Backend,
+    private readonly tokenizer: Tokenizer,
+    private readonly shape: WorldModelShape,
+    private readonly maxAttention: number,
+    /** the device the WebGPU EP runs on, when it does */
+    readonly device: GPUDevice | null,
+  ) {}
+
+  get backend(): WorldModelBackend {
+    return this.backendState.name;
+  }
+
+  /** Why this backend runs (shown to the user). */
+  get reason(): string {
+    return this.backendState.reason;
+  }
+
+  static async create(bytes: Uint8Array, tokenizer: Tokenizer, shape: WorldModelShape, options: WorldModelRunnerOptions = {}): Promise<WorldModelRunner> {
+    const prefer = options.prefer ?? 'auto';
+    const maxAttention = options.maxAttentionElements ?? 1 << 25;
+    let failure = '';
+    if (prefer !== 'wasm') {
+      try {
+        const device = options.device ?? (await acquire());
+        if (device) {
+          const b = await webgpuBackend(bytes, device, options);
+          const reason = options.device ? 'WebGPU, sharing the given device' : 'WebGPU adapter available';
+          return new WorldModelRunner({ ...b, reason }, tokenizer, shape, maxAttention, device);
+        }
+        failure = 'no WebGPU adapter';
+      } catch (e) {
+        failure = `WebGPU failed: ${e instanceof Error ? e.message : String(e)}`;
+      }
+      if (prefer === 'webgpu') throw new Error(`world model: ${failure}`);
+    }
+    configureOrt(options);
+    const session = await createWasmSession(bytes);
+    const reason = prefer === 'wasm' ? 'wasm requested' : `${failure}; wasm (${ort.env.wasm.numThreads ?? 1} threads)`;
+    return new WorldModelRunner({ name: 'wasm', reason, ortModule: ort, session }, tokenizer, shape, maxAttention, null);
+  }
+
+  /** Token sequences of the pairs (capped at the context length) and how many were cut. */
+  encode(pairs: readonly WorldModelPair[]): { sequences: number[][]; truncated: number } {
+    let truncated = 0;
+    const sequences = pairs.map(({ card, program }) => {
+      const { tokens } = this.tokenizer.encodeSequence(card, program);
+      if (tokens.length <= this.shape.contextLength) return tokens;
+      truncated++;
+      return tokens.slice(0, this.shape.contextLength);
+    });
+    return { sequences, truncated };
+  }
+
+  async score(pairs: readonly WorldModelPair[]): Promise<ScoreResult> {
+    const t0 = performance.now();
+    const { sequences, truncated } = this.encode(pairs);
+    const { scores, forwards } = await this.scoreSequences(sequences);
+    return { scores, truncated, forwards, ms: performance.now() - t0 };
+  }
+
+  /** Scores token sequences (each 1..contextLength tokens); sorted by length into as few forwards as memory allows. */
+  async scoreSequences(sequences: readonly (readonly number[])[]): Promise<{ scores: Float32Array; forwards: number }> {
+    const scores = new Float32Array(sequences.length);
+    const order = sequences.map((_, i) => i).sort((a, b) => sequences[a].length - sequences[b].length);
+    let forwards = 0;
+    let start = 0;
+    while (start < order.length) {
+      let end = start + 1;
+      // longest in [start, end) is the last one (sorted); grow while the attention tensor fits
+      while (end < order.length && (end + 1 - start) * this.shape.nHeads * sequences[order[end]].length ** 2 <= this.maxAttention) end++;
+      const chunk = order.slice(start, end);
+      const got = await this.forward(chunk.map((i) => sequences[i]));
+      chunk.forEach((i, k) => (scores[i] = got[k]));
+      forwards++;
+      start = end;
+    }
+    return { scores, forwards };
+  }
+
+  private async forward(batch: readonly (readonly number[])[]): Promise<Float32Array> {
+    const B = batch.length;
+    const T = Math.max(...batch.map((s) => s.length));
+    const tokens = new Int32Array(B * T).fill(SPECIAL_TOKENS.pad);
+    const lengths = new Int32Array(B);
+    batch.forEach((s, b) => {
+      if (s.length < 1 || s.length > this.shape.contextLength) throw new Error(`world model: sequence of ${s.length} tokens`);
+      tokens.set(s, b * T);
+      lengths[b] = s.length;
+    });
+    const { session, ortModule } = this.backendState;
+    const toTensor = (values: Int32Array, dims: number[]): ort.Tensor => {
+      const t = int64Tensor(values, dims);
+      return new ortModule.Tensor('int64', t.data as BigInt64Array, dims);
+    };
+    const out = await session.run({ tokens: toTensor(tokens, [B, T]), lengths: toTensor(lengths, [B]) });
+    const score = out.score;
+    if (score.location === 'gpu-buffer') {
+      const data = (await score.getData(true)) as Float32Array;
+      return data;
+    }
+    return floatData(score, 'score').slice();
+  }
+
+  async release(): Promise<void> {
+    await this.backendState.session.release();
+  }
+}
