@@ -1,13 +1,13 @@
 // Runs every reference program on a few real data sets (seeded split) through the trusted Node
 // runner and prints, per data set, each family's best score, the winner and the run times.
-// Long: not part of the test layers. Run: npx tsx tests/unit/toolkit/population-study.ts [ids...]
+// Long: not part of the test layers. Run: npm run study:toolkit -- [ids...]
 
-import { TrustedPyodideRunner } from '../../../src/sandbox-pyodide/node-runner.ts';
-import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
-import { parseCsvRecords } from '../../../src/tasks/csv.ts';
-import { computeMetric, METRIC_DIRECTION } from '../../../src/tasks/metrics.ts';
-import type { MetricName } from '../../../src/tasks/task-types.ts';
-import { splitDataset } from './real-data.ts';
+import { TrustedPyodideRunner } from '../src/sandbox-pyodide/node-runner.ts';
+import { referencePrograms } from '../src/sandbox-pyodide/reference-programs.ts';
+import { parseCsvRecords } from '../src/tasks/csv.ts';
+import { computeMetric, METRIC_DIRECTION } from '../src/tasks/metrics.ts';
+import type { MetricName } from '../src/tasks/task-types.ts';
+import { splitDataset } from '../tests/unit/toolkit/real-data.ts';
 
 const DEFAULT = ['vega_cars', 'sklearn_diabetes', 'modeldata_concrete', 'sklearn_breast_cancer', 'mlbench_Ionosphere', 'vega_penguins', 'mlbench_Vehicle'];
 

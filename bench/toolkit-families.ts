@@ -1,7 +1,7 @@
 // Fit and predict times of each model family on a synthetic 2000 x 30 set (500 test rows), in
-// Pyodide under Node. Long: not part of the test layers. Run: npx tsx tests/unit/toolkit/family-timings.ts
+// Pyodide under Node. Long: not part of the test layers. Run: npm run bench:toolkit
 
-import { TrustedPyodideRunner } from '../../../src/sandbox-pyodide/node-runner.ts';
+import { TrustedPyodideRunner } from '../src/sandbox-pyodide/node-runner.ts';
 
 const runner = await TrustedPyodideRunner.create();
 const out = runner.runPython(`
