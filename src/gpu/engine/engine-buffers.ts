@@ -1,0 +1,156 @@
+// Every buffer the GPU engine holds, sized for a maximum batch maxB x maxT. The allocation is
+// written once, generic over what "allocating" means: on a device it creates GPUBuffers, in
+// planEngineMemory it only adds up bytes, so the memory figure reported for a configuration is
+// the one the engine would really allocate.
+
+import { mlpWidth, type ModelConfig } from '../../model/config.ts';
+import { buildLayout } from '../../model/parameter-layout.ts';
+import { SLICE_ALIGNMENT } from './tensor-slice.ts';
+
+export type Allocate<T> = (label: string, elements: number) => T;
+
+/** Forward caches of one block (kept for the backward) and its KV cache for decoding. */
+export interface LayerBuffers<T> {
+  ln1y: T; ln1mean: T; ln1rstd: T;
+  q: T; k: T; v: T;
+  att: T; probs: T;
+  x2: T;
+  ln2y: T; ln2mean: T; ln2rstd: T;
+  fcPre: T; fcAct: T;
+  /** [maxB, contextLength, C] */
+  kCache: T; vCache: T;
+}
+
+/** Activations of one decoding step, [maxB, ...]. */
+export interface DecodeBuffers<T> {
+  x: T; ln: T; mean: T; rstd: T; q: T; k: T; v: T; att: T; proj: T; x2: T; fc: T; fcAct: T; h: T;
+  logits: T; lse: T; logp: T; tokens: T; wpeRow: T;
+  /** this step's uniforms, copied from its row of `uniforms` */
+  u: T;
+  /** one row of maxB uniforms per step, rows padded to the slice alignment */
+  uniforms: T;
+  /** sampled tokens and their log-probs, [contextLength, maxB] */
+  historyTokens: T; historyLogp: T;
+}
+
+export interface EngineBuffers<T> {
+  params: T; grads: T; adamM: T; adamV: T;
+  /** per layer: attn.wqkv split into Wq, Wk, Wv [C, C] and bqkv into bq, bk, bv (see qkv-split.ts) */
+  qkvMirror: T;
+  /** the same split layout for one layer's gradients, scattered into grads after use */
+  qkvGrad: T;
+  /** [norm, clip scale] from the global-norm kernels */
+  clip: T;
+  /** [loss] of the last update, computed on the GPU */
+  loss: T;
+  /** residual stream: resid[0] = embedding, resid[l + 1] = output of block l; [maxBT, C] each */
+  resid: T[];
+  layers: LayerBuffers<T>[];
+  proj: T;
+  lnfY: T; lnfMean: T; lnfRstd: T;
+  tokens: T; targets: T;
+  logits: T; lse: T; logprobs: T; dlogp: T; dlogits: T;
+  dHidden: T; dxA: T; dxB: T; dtmp: T; dFcAct: T; dFcPre: T; dAtt: T; dq: T; dk: T; dv: T; dscores: T;
+  scoreRows: T; scores: T; negTargets: T; scoreErr: T; dScores: T; dScoreRows: T; scoreGrad: T; scoreScale: T;
+  decode: DecodeBuffers<T>;
+}
+
+export function alignUp(n: number, a: number = SLICE_ALIGNMENT): number {
+  return Math.ceil(n / a) * a;
+}
+
+/** Offsets (floats) inside one layer's segment of the qkv mirror. */
+export interface QkvSplitLayout {
+  w: [number, number, number];
+  b: [number, number, number];
+  /** floats per layer segment */
+  stride: number;
+}
+
+export function qkvSplitLayout(C: number): QkvSplitLayout {
+  const ws = alignUp(C * C);
+  const bs = alignUp(C);
+  return { w: [0, ws, 2 * ws], b: [3 * ws, 3 * ws + bs, 3 * ws + 2 * bs], stride: 3 * ws + 3 * bs };
+}
+
+export function allocateEngineBuffers<T>(config: ModelConfig, maxB: number, maxT: number, alloc: Allocate<T>): EngineBuffers<T> {
+  if (!(maxT >= 1 && maxT <= config.contextLength)) throw new Error(`engine: maxT ${maxT} is outside 1..${config.contextLength}`);
+  if (!(maxB >= 1)) throw new Error(`engine: maxB must be at least 1, got ${maxB}`);
+  const { dModel: C, nHeads: H, nLayers: L, vocabSize: V, contextLength: Tctx } = config;
+  const F = mlpWidth(config);
+  const P = buildLayout(config).totalLength;
+  const BT = maxB * maxT;
+  const split = qkvSplitLayout(C);
+  const layers: LayerBuffers<T>[] = [];
+  for (let l = 0; l < L; l++) {
+    const a = (name: string, n: number): T => alloc(`h${l}.${name}`, n);
+    layers.push({
+      ln1y: a('ln1y', BT * C), ln1mean: a('ln1mean', BT), ln1rstd: a('ln1rstd', BT),
+      q: a('q', BT * C), k: a('k', BT * C), v: a('v', BT * C),
+      att: a('att', BT * C), probs: a('probs', maxB * H * maxT * maxT),
+      x2: a('x2', BT * C),
+      ln2y: a('ln2y', BT * C), ln2mean: a('ln2mean', BT), ln2rstd: a('ln2rstd', BT),
+      fcPre: a('fcPre', BT * F), fcAct: a('fcAct', BT * F),
+      kCache: a('kCache', maxB * Tctx * C), vCache: a('vCache', maxB * Tctx * C),
+    });
+  }
+  const d = (name: string, n: number): T => alloc(`decode.${name}`, n);
+  const decode: DecodeBuffers<T> = {
+    x: d('x', maxB * C), ln: d('ln', maxB * C), mean: d('mean', maxB), rstd: d('rstd', maxB),
+    q: d('q', maxB * C), k: d('k', maxB * C), v: d('v', maxB * C), att: d('att', maxB * C),
+    proj: d('proj', maxB * C), x2: d('x2', maxB * C), fc: d('fc', maxB * F), fcAct: d('fcAct', maxB * F),
+    h: d('h', maxB * C), logits: d('logits', maxB * V), lse: d('lse', maxB), logp: d('logp', maxB),
+    tokens: d('tokens', maxB), wpeRow: d('wpeRow', C), u: d('u', maxB),
+    uniforms: d('uniforms', Tctx * alignUp(maxB)),
+    historyTokens: d('historyTokens', Tctx * maxB), historyLogp: d('historyLogp', Tctx * maxB),
+  };
+  return {
+    params: alloc('params', P), grads: alloc('grads', P), adamM: alloc('adam.m', P), adamV: alloc('adam.v', P),
+    qkvMirror: alloc('qkvMirror', L * split.stride), qkvGrad: alloc('qkvGrad', split.stride),
+    clip: alloc('clip', 2), loss: alloc('loss', 1),
+    resid: Array.from({ length: L + 1 }, (_, i) => alloc(`resid${i}`, BT * C)),
+    layers,
+    proj: alloc('proj', BT * C),
+    lnfY: alloc('lnfY', BT * C), lnfMean: alloc('lnfMean', BT), lnfRstd: alloc('lnfRstd', BT),
+    tokens: alloc('tokens', BT), targets: alloc('targets', BT),
+    logits: alloc('logits', BT * V), lse: alloc('lse', BT), logprobs: alloc('logprobs', BT),
+    dlogp: alloc('dlogp', BT), dlogits: alloc('dlogits', BT * V),
+    dHidden: alloc('dHidden', BT * C), dxA: alloc('dxA', BT * C), dxB: alloc('dxB', BT * C), dtmp: alloc('dtmp', BT * C),
+    dFcAct: alloc('dFcAct', BT * F), dFcPre: alloc('dFcPre', BT * F),
+    dAtt: alloc('dAtt', BT * C), dq: alloc('dq', BT * C), dk: alloc('dk', BT * C), dv: alloc('dv', BT * C),
+    dscores: alloc('dscores', maxB * H * maxT * maxT),
+    scoreRows: alloc('scoreRows', maxB * C), scores: alloc('scores', maxB), negTargets: alloc('negTargets', maxB),
+    scoreErr: alloc('scoreErr', maxB), dScores: alloc('dScores', maxB), dScoreRows: alloc('dScoreRows', maxB * C),
+    scoreGrad: alloc('scoreGrad', C + 1), scoreScale: alloc('scoreScale', 1),
+    decode,
+  };
+}
+
+export interface MemoryPlan {
+  /** bytes of all buffers (each padded to 4 bytes, at least 4) */
+  totalBytes: number;
+  /** bytes per group: parameters and optimiser state, training activations, decoding */
+  parametersAndOptimizer: number;
+  activations: number;
+  decoding: number;
+  largestBuffer: { label: string; bytes: number };
+}
+
+export function bufferBytes(elements: number): number {
+  return Math.max(4, elements * 4);
+}
+
+/** What the engine allocates for this configuration and maximum batch, without a device. */
+export function planEngineMemory(config: ModelConfig, maxB: number, maxT: number): MemoryPlan {
+  const plan: MemoryPlan = { totalBytes: 0, parametersAndOptimizer: 0, activations: 0, decoding: 0, largestBuffer: { label: '', bytes: 0 } };
+  allocateEngineBuffers(config, maxB, maxT, (label, n) => {
+    const bytes = bufferBytes(n);
+    plan.totalBytes += bytes;
+    if (/^(params|grads|adam\.|qkv)/.test(label)) plan.parametersAndOptimizer += bytes;
+    else if (label.startsWith('decode.') || /Cache$/.test(label)) plan.decoding += bytes;
+    else plan.activations += bytes;
+    if (bytes > plan.largestBuffer.bytes) plan.largestBuffer = { label, bytes };
+    return bytes;
+  });
+  return plan;
+}

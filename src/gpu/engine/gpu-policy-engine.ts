@@ -1,0 +1,306 @@
+// The WebGPU policy engine: the reference model's forward, backward, AdamW step and sampling,
+// composed from the project's WGSL kernels with all state on the GPU. The host sends token batches
+// and per-token coefficients and reads back only what each call returns (log-probs, scores, the
+// loss and the gradient norm, sampled tokens).
+//
+// Loss convention (src/engine/token-coefficients.ts): every LM loss is given as per-token
+// coefficients coef [B, T] with dL/dlogp[b, t] = -coef[b, t], where logp[b, t] is the log-prob of
+// token t predicted from row t - 1; the loss reported is the surrogate -sum coef * logp.
+
+import type { ModelConfig } from '../../model/config.ts';
+import type { Uniform } from '../../model/init.ts';
+import type { AdamWConfig } from '../../model/ops.ts';
+import type { SequenceBatch } from '../../model/sequence-batch.ts';
+import { validateSequenceBatch } from '../../model/sequence-batch.ts';
+import { SPECIAL_TOKENS } from '../../model/tokenizer.ts';
+import { deriveSeed, mulberry32 } from '../../wmrl/random.ts';
+import { encodeGlobalNorm } from '../adamw.ts';
+import { encodeResidualAdd } from '../biasResidual.ts';
+import { readFloat32, writeBuffer } from '../buffers.ts';
+import { decodeBatch, type DecodedSequence } from './decoder.ts';
+import { GpuModel, type GpuModelOptions } from './gpu-model.ts';
+import { adamwStep, matmul, scoreHeadBackward, scoreHeadForward } from './sliced-kernels.ts';
+import { copyFloats, slice } from './tensor-slice.ts';
+import { encodeBackward, encodeForward, encodeLmHead, encodeLmHeadBackward, encodeLmHeadWteGrad } from './training-pass.ts';
+
+export interface OptimizerOptions extends AdamWConfig {
+  /** global gradient-norm clip; <= 0 disables */
+  maxGradNorm: number;
+}
+
+export interface UpdateResult {
+  /** the loss of the batch before the step */
+  loss: number;
+  /** global gradient norm before clipping */
+  gradNorm: number;
+  /** factor the gradient was scaled by (1 when not clipped) */
+  clipScale: number;
+}
+
+export interface SampleOptions {
+  maxNewTokens: number;
+  temperature?: number;
+  topK?: number;
+  /** sequence i (prompt-major: prompt j, sample k is i = j * n + k) draws from mulberry32(deriveSeed(seed, i)) */
+  seed: number;
+  stopToken?: number;
+}
+
+export interface SampledSequence extends DecodedSequence {
+  /** index of the prompt it continues */
+  prompt: number;
+}
+
+export class GpuPolicyEngine {
+  readonly backend = 'webgpu' as const;
+  readonly model: GpuModel;
+
+  constructor(device: GPUDevice, config: ModelConfig, options: GpuModelOptions, weights?: Float32Array) {
+    this.model = new GpuModel(device, config, options);
+    if (weights) this.setWeights(weights);
+  }
+
+  get config(): ModelConfig {
+    return this.model.config;
+  }
+
+  /** Bytes of GPU memory the engine allocated. */
+  get memoryBytes(): number {
+    return this.model.memoryBytes;
+  }
+
+  setWeights(flat: Float32Array): void {
+    this.model.setWeights(flat);
+  }
+
+  getWeights(): Promise<Float32Array> {
+    return this.model.getWeights();
+  }
+
+  /** Gradient of the last computeGradients/update call (flat layout): for tests and diagnostics. */
+  getGradients(): Promise<Float32Array> {
+    return this.model.getGradients();
+  }
+
+  resetOptimizer(): void {
+    this.model.resetOptimizer();
+  }
+
+  destroy(): void {
+    this.model.destroy();
+  }
+
+  private uploadBatch(batch: SequenceBatch): void {
+    validateSequenceBatch(batch);
+    this.model.checkBatch(batch.B, batch.T);
+    const { B, T, tokens } = batch;
+    const V = this.config.vocabSize;
+    for (let i = 0; i < tokens.length; i++) {
+      if (!(tokens[i] >= 0 && tokens[i] < V)) throw new Error(`gpu engine: token ${tokens[i]} at ${i} is outside the vocabulary (size ${V})`);
+    }
+    // row b*T+t-1 predicts token b*T+t; the last row of each sequence predicts nothing (target 0, weight 0)
+    const targets = new Int32Array(B * T);
+    for (let b = 0; b < B; b++) for (let t = 1; t < T; t++) targets[b * T + t - 1] = tokens[b * T + t];
+    writeBuffer(this.model.device, this.model.buffers.tokens, tokens);
+    writeBuffer(this.model.device, this.model.buffers.targets, targets);
+  }
+
+  /**
+   * log p(token t | tokens < t) as [B, T] (0 at t = 0, past the length, and outside the mask with
+   * 'mask'), like tokenLogProbs in src/model/losses.ts.
+   */
+  async logProbs(batch: SequenceBatch, which: 'mask' | 'all' = 'mask'): Promise<Float32Array> {
+    this.uploadBatch(batch);
+    const { B, T } = batch;
+    const { device } = this.model;
+    const enc = device.createCommandEncoder({ label: 'logprobs' });
+    encodeForward(enc, this.model, B, T);
+    encodeLmHead(enc, this.model, B * T);
+    device.queue.submit([enc.finish()]);
+    const rows = await readFloat32(device, this.model.buffers.logprobs, B * T);
+    const out = new Float32Array(B * T);
+    for (let b = 0; b < B; b++) {
+      for (let t = 1; t < batch.lengths[b]; t++) {
+        const pos = b * T + t;
+        if (which === 'all' || batch.lossMask[pos] !== 0) out[pos] = rows[pos - 1];
+      }
+    }
+    return out;
+  }
+
+  /** Encodes forward, LM head and backward for coefficients coef [B, T]; the loss goes to buffers.loss. */
+  private encodeLmGradients(enc: GPUCommandEncoder, batch: SequenceBatch, coef: Float32Array): void {
+    const { B, T } = batch;
+    if (coef.length !== B * T) throw new Error(`gpu engine: ${coef.length} coefficients for a [${B}, ${T}] batch`);
+    this.uploadBatch(batch);
+    const dlogp = new Float32Array(B * T);
+    for (let b = 0; b < B; b++) for (let t = 1; t < batch.lengths[b]; t++) dlogp[b * T + t - 1] = -coef[b * T + t];
+    const { device } = this.model;
+    const bufs = this.model.buffers;
+    writeBuffer(device, bufs.dlogp, dlogp);
+    const BT = B * T;
+    encodeForward(enc, this.model, B, T);
+    encodeLmHead(enc, this.model, BT);
+    // loss = sum_r dlogp[r] logp[r], a [1, BT] x [BT, 1] product
+    matmul(enc, device, { a: bufs.dlogp, b: bufs.logprobs, c: bufs.loss, M: 1, K: BT, N: 1 });
+    encodeLmHeadBackward(enc, this.model, BT);
+    encodeBackward(enc, this.model, B, T);
+    encodeLmHeadWteGrad(enc, this.model, BT);
+  }
+
+  /** Leaves the gradient of the coefficient loss in the gradient buffer; returns the loss. */
+  async computeGradients(batch: SequenceBatch, coef: Float32Array): Promise<number> {
+    const { device } = this.model;
+    const enc = device.createCommandEncoder({ label: 'lm gradients' });
+    this.encodeLmGradients(enc, batch, coef);
+    device.queue.submit([enc.finish()]);
+    return (await readFloat32(device, this.model.buffers.loss, 1))[0];
+  }
+
+  /** One optimiser step on the coefficient loss: forward, backward, clip and AdamW in one submission. */
+  async update(batch: SequenceBatch, coef: Float32Array, opt: OptimizerOptions): Promise<UpdateResult> {
+    const { device } = this.model;
+    const enc = device.createCommandEncoder({ label: 'lm update' });
+    this.encodeLmGradients(enc, batch, coef);
+    this.encodeStep(enc, opt);
+    device.queue.submit([enc.finish()]);
+    return this.readStep(1);
+  }
+
+  /** World-model scores sigmoid(w . h[b, lengths[b]-1] + b) per sequence [B]. */
+  async worldModelScores(batch: SequenceBatch): Promise<Float32Array> {
+    this.uploadBatch(batch);
+    const { device } = this.model;
+    const enc = device.createCommandEncoder({ label: 'scores' });
+    this.encodeScores(enc, batch);
+    device.queue.submit([enc.finish()]);
+    return readFloat32(device, this.model.buffers.scores, batch.B);
+  }
+
+  private encodeScores(enc: GPUCommandEncoder, batch: SequenceBatch): void {
+    const { B, T, lengths } = batch;
+    const C = this.config.dModel;
+    const bufs = this.model.buffers;
+    encodeForward(enc, this.model, B, T);
+    for (let b = 0; b < B; b++) copyFloats(enc, bufs.lnfY, (b * T + lengths[b] - 1) * C, bufs.scoreRows, b * C, C);
+    scoreHeadForward(enc, this.model.device, bufs.scoreRows, this.model.param('score.w'), this.model.param('score.b'), bufs.scores, B, C);
+  }
+
+  /** Encodes the world-model loss (1/B) sum (s_b - y_b)^2 and its full backward; B * loss goes to buffers.loss. */
+  private encodeWorldModelGradients(enc: GPUCommandEncoder, batch: SequenceBatch, targets: ArrayLike<number>): void {
+    const { B, T, lengths } = batch;
+    if (targets.length !== B) throw new Error(`gpu engine: ${targets.length} targets for ${B} sequences`);
+    for (let b = 0; b < B; b++) {
+      if (!(targets[b] >= 0 && targets[b] <= 1)) throw new Error(`gpu engine: target ${targets[b]} of row ${b} is outside [0, 1]`);
+    }
+    this.uploadBatch(batch);
+    const { device } = this.model;
+    const bufs = this.model.buffers;
+    const C = this.config.dModel;
+    writeBuffer(device, bufs.negTargets, Float32Array.from(targets, (y) => -y));
+    writeBuffer(device, bufs.scoreScale, new Float32Array([2 / B]));
+    this.encodeScores(enc, batch);
+    encodeResidualAdd(enc, device, bufs.scores, bufs.negTargets, bufs.scoreErr, B, 1);
+    // dL/ds = 2 e / B as a [B, 1] x [1, 1] product; sum e^2 as [1, B] x [B, 1]
+    matmul(enc, device, { a: bufs.scoreErr, b: bufs.scoreScale, c: bufs.dScores, M: B, K: 1, N: 1 });
+    matmul(enc, device, { a: bufs.scoreErr, b: bufs.scoreErr, c: bufs.loss, M: 1, K: B, N: 1 });
+    scoreHeadBackward(enc, device, bufs.dScores, bufs.scores, bufs.scoreRows, this.model.param('score.w'),
+      bufs.dScoreRows, bufs.scoreGrad, B, C);
+    enc.clearBuffer(bufs.dHidden, 0, B * T * C * 4);
+    for (let b = 0; b < B; b++) copyFloats(enc, bufs.dScoreRows, b * C, bufs.dHidden, (b * T + lengths[b] - 1) * C, C);
+    encodeBackward(enc, this.model, B, T);
+    const w = this.model.layout.byName.get('score.w')!;
+    const bias = this.model.layout.byName.get('score.b')!;
+    copyFloats(enc, bufs.scoreGrad, 0, bufs.grads, w.offset, C);
+    copyFloats(enc, bufs.scoreGrad, C, bufs.grads, bias.offset, 1);
+  }
+
+  /** Gradient of the world-model loss into the gradient buffer; returns the loss. */
+  async computeWorldModelGradients(batch: SequenceBatch, targets: ArrayLike<number>): Promise<number> {
+    const { device } = this.model;
+    const enc = device.createCommandEncoder({ label: 'world-model gradients' });
+    this.encodeWorldModelGradients(enc, batch, targets);
+    device.queue.submit([enc.finish()]);
+    return (await readFloat32(device, this.model.buffers.loss, 1))[0] / batch.B;
+  }
+
+  async updateWorldModel(batch: SequenceBatch, targets: ArrayLike<number>, opt: OptimizerOptions): Promise<UpdateResult> {
+    const { device } = this.model;
+    const enc = device.createCommandEncoder({ label: 'world-model update' });
+    this.encodeWorldModelGradients(enc, batch, targets);
+    this.encodeStep(enc, opt);
+    device.queue.submit([enc.finish()]);
+    return this.readStep(1 / batch.B);
+  }
+
+  /**
+   * Global-norm clipping and AdamW over the flat buffers. Weight decay follows the layout's decay
+   * flags: consecutive tensors with the same flag are updated by one dispatch (the zero gaps between
+   * them stay zero: zero gradient, zero moments, zero weight).
+   */
+  private encodeStep(enc: GPUCommandEncoder, opt: OptimizerOptions): void {
+    const m = this.model;
+    const bufs = m.buffers;
+    const n = m.layout.totalLength;
+    encodeGlobalNorm(enc, m.device, [{ buffer: bufs.grads, n }], bufs.clip, opt.maxGradNorm);
+    m.step++;
+    const views = m.layout.views;
+    let i = 0;
+    while (i < views.length) {
+      let j = i;
+      while (j + 1 < views.length && views[j + 1].decay === views[i].decay) j++;
+      const start = views[i].offset;
+      const len = views[j].offset + views[j].size - start;
+      const part = (buffer: GPUBuffer) => slice(buffer, start, len);
+      adamwStep(enc, m.device, part(bufs.params), part(bufs.grads), part(bufs.adamM), part(bufs.adamV), bufs.clip, len,
+        m.step, opt, views[i].decay ? opt.weightDecay : 0);
+      i = j + 1;
+    }
+    m.encodeQkvSplit(enc);
+  }
+
+  private async readStep(lossScale: number): Promise<UpdateResult> {
+    const { device, buffers } = this.model;
+    const [gradNorm, clipScale] = await readFloat32(device, buffers.clip, 2);
+    const [loss] = await readFloat32(device, buffers.loss, 1);
+    return { loss: loss * lossScale, gradNorm, clipScale };
+  }
+
+  /**
+   * n samples for each prompt. Sequences are batched by prompt length (the KV cache shares one
+   * position per batch) in chunks of at most maxBatch; results come back prompt-major.
+   */
+  async sample(prompts: readonly (readonly number[])[], n: number, options: SampleOptions): Promise<SampledSequence[]> {
+    const jobs: { prompt: number; index: number }[] = [];
+    prompts.forEach((_, j) => { for (let k = 0; k < n; k++) jobs.push({ prompt: j, index: j * n + k }); });
+    const results: SampledSequence[] = new Array(jobs.length);
+    const byLength = new Map<number, typeof jobs>();
+    for (const job of jobs) {
+      const len = prompts[job.prompt].length;
+      const list = byLength.get(len) ?? [];
+      list.push(job);
+      byLength.set(len, list);
+    }
+    for (const list of byLength.values()) {
+      for (let start = 0; start < list.length; start += this.model.maxB) {
+        const chunk = list.slice(start, start + this.model.maxB);
+        const rngs: Uniform[] = chunk.map((job) => mulberry32(deriveSeed(options.seed, job.index)));
+        const out = await this.sampleWith(chunk.map((job) => prompts[job.prompt]), rngs, options);
+        chunk.forEach((job, i) => (results[job.index] = { ...out[i], prompt: job.prompt }));
+      }
+    }
+    return results;
+  }
+
+  /** One batch of equal-length prompts with caller-supplied generators (one per row). */
+  sampleWith(prompts: readonly (readonly number[])[], rngs: readonly Uniform[],
+    options: Omit<SampleOptions, 'seed'> & { checkEvery?: number }): Promise<DecodedSequence[]> {
+    return decodeBatch(this.model, prompts, rngs, {
+      maxNewTokens: options.maxNewTokens,
+      temperature: options.temperature ?? 1,
+      topK: options.topK ?? 0,
+      stopToken: options.stopToken ?? SPECIAL_TOKENS.eos,
+      checkEvery: options.checkEvery,
+    });
+  }
+}

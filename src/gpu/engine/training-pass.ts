@@ -1,0 +1,144 @@
+// The transformer forward and backward encoded on the GPU, step for step the reference in
+// src/model/transformer.ts: forward keeps every cache the backward needs in the engine's buffers;
+// backward walks the blocks in reverse and writes each parameter's gradient into its range of the
+// flat gradient buffer. Everything is encoded into the caller's command encoder: no read-backs.
+
+import { headDim, mlpWidth } from '../../model/config.ts';
+import { layerViewNames } from '../../model/parameter-layout.ts';
+import { encodeAttentionBackward, encodeAttentionForward } from '../attention.ts';
+import { encodeResidualAdd } from '../biasResidual.ts';
+import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../crossEntropy.ts';
+import { encodeGeluBackward, encodeGeluForward } from '../gelu.ts';
+import type { GpuModel } from './gpu-model.ts';
+import {
+  biasAdd, biasGrad, embeddingBackward, embeddingForward, layerNormBackward, layerNormForward, matmul,
+} from './sliced-kernels.ts';
+
+/** Forward of tokens [B, T] (already in buffers.tokens) up to the final layer norm (buffers.lnfY). */
+export function encodeForward(enc: GPUCommandEncoder, model: GpuModel, B: number, T: number): void {
+  model.checkBatch(B, T);
+  const { device, config } = model;
+  const bufs = model.buffers;
+  const C = config.dModel;
+  const F = mlpWidth(config);
+  const BT = B * T;
+  const eps = config.layerNormEps;
+  const dims = { B, T, H: config.nHeads, Dh: headDim(config) };
+
+  embeddingForward(enc, device, bufs.tokens, model.param('wte'), model.param('wpe'), bufs.resid[0], B, T, C, config.vocabSize);
+  for (let l = 0; l < config.nLayers; l++) {
+    const n = layerViewNames(l);
+    const c = bufs.layers[l];
+    const x = bufs.resid[l];
+    layerNormForward(enc, device, x, model.param(n.ln1g), model.param(n.ln1b), c.ln1y, c.ln1mean, c.ln1rstd, BT, C, eps);
+    const qkv = [c.q, c.k, c.v];
+    for (let s = 0; s < 3; s++) {
+      matmul(enc, device, { a: c.ln1y, b: model.qkvWeight(l, s), c: qkv[s], M: BT, K: C, N: C });
+      biasAdd(enc, device, qkv[s], model.qkvBias(l, s), BT, C);
+    }
+    encodeAttentionForward(enc, device, c.q, c.k, c.v, c.att, c.probs, dims);
+    matmul(enc, device, { a: c.att, b: model.param(n.wo), c: bufs.proj, M: BT, K: C, N: C });
+    biasAdd(enc, device, bufs.proj, model.param(n.bo), BT, C);
+    encodeResidualAdd(enc, device, x, bufs.proj, c.x2, BT, C);
+    layerNormForward(enc, device, c.x2, model.param(n.ln2g), model.param(n.ln2b), c.ln2y, c.ln2mean, c.ln2rstd, BT, C, eps);
+    matmul(enc, device, { a: c.ln2y, b: model.param(n.wfc), c: c.fcPre, M: BT, K: C, N: F });
+    biasAdd(enc, device, c.fcPre, model.param(n.bfc), BT, F);
+    encodeGeluForward(enc, device, c.fcPre, c.fcAct, BT * F);
+    matmul(enc, device, { a: c.fcAct, b: model.param(n.wproj), c: bufs.proj, M: BT, K: F, N: C });
+    biasAdd(enc, device, bufs.proj, model.param(n.bproj), BT, C);
+    encodeResidualAdd(enc, device, c.x2, bufs.proj, bufs.resid[l + 1], BT, C);
+  }
+  layerNormForward(enc, device, bufs.resid[config.nLayers], model.param('lnf.g'), model.param('lnf.b'),
+    bufs.lnfY, bufs.lnfMean, bufs.lnfRstd, BT, C, eps);
+}
+
+/**
+ * Tied LM head on every row and the log-prob gather: logits [BT, V] = lnfY wte^T, then
+ * logprobs[r] = log p(targets[r] | row r) (targets already in buffers.targets).
+ */
+export function encodeLmHead(enc: GPUCommandEncoder, model: GpuModel, BT: number): void {
+  const { device, config } = model;
+  const bufs = model.buffers;
+  const V = config.vocabSize;
+  matmul(enc, device, { a: bufs.lnfY, b: model.param('wte'), c: bufs.logits, M: BT, K: config.dModel, N: V, transB: true });
+  encodeCrossEntropyForward(enc, device, { logits: bufs.logits, targets: bufs.targets, logprobs: bufs.logprobs, lse: bufs.lse, rows: BT, V });
+}
+
+/**
+ * Backward of the LM head given dlogp [BT] (in buffers.dlogp): dlogits, dHidden (overwritten) and
+ * the head's share of the tied embedding gradient, which is ADDED to grads' wte after the
+ * embedding backward has written it (see encodeLmHeadWteGrad).
+ */
+export function encodeLmHeadBackward(enc: GPUCommandEncoder, model: GpuModel, BT: number): void {
+  const { device, config } = model;
+  const bufs = model.buffers;
+  const V = config.vocabSize;
+  encodeCrossEntropyBackward(enc, device, { dlogp: bufs.dlogp, logits: bufs.logits, targets: bufs.targets, lse: bufs.lse,
+    dlogits: bufs.dlogits, rows: BT, V });
+  matmul(enc, device, { a: bufs.dlogits, b: model.param('wte'), c: bufs.dHidden, M: BT, K: V, N: config.dModel });
+}
+
+export function encodeLmHeadWteGrad(enc: GPUCommandEncoder, model: GpuModel, BT: number): void {
+  const { device, config } = model;
+  const bufs = model.buffers;
+  matmul(enc, device, { a: bufs.dlogits, b: bufs.lnfY, c: model.grad('wte'), M: config.vocabSize, K: BT, N: config.dModel,
+    transA: true, accumulate: true });
+}
+
+/**
+ * Backpropagates buffers.dHidden (dL/d lnfY) through the decoder. The gradient buffer is cleared
+ * first and every tensor's gradient is then written once, so after this call grads holds exactly
+ * this batch's gradient (plus whatever a head adds afterwards with accumulate).
+ */
+export function encodeBackward(enc: GPUCommandEncoder, model: GpuModel, B: number, T: number): void {
+  model.checkBatch(B, T);
+  const { device, config } = model;
+  const bufs = model.buffers;
+  const C = config.dModel;
+  const F = mlpWidth(config);
+  const BT = B * T;
+  const dims = { B, T, H: config.nHeads, Dh: headDim(config) };
+  enc.clearBuffer(bufs.grads);
+
+  layerNormBackward(enc, device, bufs.dHidden, bufs.resid[config.nLayers], model.param('lnf.g'), bufs.lnfMean, bufs.lnfRstd,
+    bufs.dxA, model.grad('lnf.g'), model.grad('lnf.b'), BT, C);
+  // dx: gradient with respect to the current block's output; dx2 the one after its attention half
+  const dx = bufs.dxA;
+  const dx2 = bufs.dxB;
+  for (let l = config.nLayers - 1; l >= 0; l--) {
+    const n = layerViewNames(l);
+    const c = bufs.layers[l];
+    // MLP: x_out = x2 + gelu(ln2(x2) Wfc + bfc) Wproj + bproj
+    biasGrad(enc, device, dx, model.grad(n.bproj), BT, C);
+    matmul(enc, device, { a: c.fcAct, b: dx, c: model.grad(n.wproj), M: F, K: BT, N: C, transA: true });
+    matmul(enc, device, { a: dx, b: model.param(n.wproj), c: bufs.dFcAct, M: BT, K: C, N: F, transB: true });
+    encodeGeluBackward(enc, device, bufs.dFcAct, c.fcPre, bufs.dFcPre, BT * F);
+    biasGrad(enc, device, bufs.dFcPre, model.grad(n.bfc), BT, F);
+    matmul(enc, device, { a: c.ln2y, b: bufs.dFcPre, c: model.grad(n.wfc), M: C, K: BT, N: F, transA: true });
+    matmul(enc, device, { a: bufs.dFcPre, b: model.param(n.wfc), c: bufs.dtmp, M: BT, K: F, N: C, transB: true });
+    layerNormBackward(enc, device, bufs.dtmp, c.x2, model.param(n.ln2g), c.ln2mean, c.ln2rstd,
+      bufs.dHidden, model.grad(n.ln2g), model.grad(n.ln2b), BT, C);
+    encodeResidualAdd(enc, device, dx, bufs.dHidden, dx2, BT, C);
+
+    // Attention: x2 = x + attn(ln1(x)) Wo + bo
+    biasGrad(enc, device, dx2, model.grad(n.bo), BT, C);
+    matmul(enc, device, { a: c.att, b: dx2, c: model.grad(n.wo), M: C, K: BT, N: C, transA: true });
+    matmul(enc, device, { a: dx2, b: model.param(n.wo), c: bufs.dAtt, M: BT, K: C, N: C, transB: true });
+    encodeAttentionBackward(enc, device, { dout: bufs.dAtt, q: c.q, k: c.k, v: c.v, probs: c.probs, dscores: bufs.dscores,
+      dq: bufs.dq, dk: bufs.dk, dv: bufs.dv }, dims);
+    const dqkv = [bufs.dq, bufs.dk, bufs.dv];
+    const g = bufs.qkvGrad;
+    for (let s = 0; s < 3; s++) {
+      matmul(enc, device, { a: c.ln1y, b: dqkv[s], c: model.qkvWeight(l, s, g, 0), M: C, K: BT, N: C, transA: true });
+      biasGrad(enc, device, dqkv[s], model.qkvBias(l, s, g, 0), BT, C);
+      matmul(enc, device, { a: dqkv[s], b: model.qkvWeight(l, s), c: bufs.dtmp, M: BT, K: C, N: C, transB: true, accumulate: s > 0 });
+    }
+    model.encodeQkvGradScatter(enc, l);
+    layerNormBackward(enc, device, bufs.dtmp, bufs.resid[l], model.param(n.ln1g), c.ln1mean, c.ln1rstd,
+      bufs.dHidden, model.grad(n.ln1g), model.grad(n.ln1b), BT, C);
+    // the block input's gradient: the residual path plus the attention branch; it becomes the next dx
+    encodeResidualAdd(enc, device, dx2, bufs.dHidden, dx, BT, C);
+  }
+  // wpe's gradient covers positions 0..T-1; later rows keep the zeros of the clear above
+  embeddingBackward(enc, device, dx, bufs.tokens, model.grad('wte'), model.grad('wpe'), B, T, C, config.vocabSize);
+}

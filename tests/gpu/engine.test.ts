@@ -1,0 +1,207 @@
+// The WebGPU policy engine against the reference model (src/model) on the 'tiny' configuration:
+// forward logits and log-probs, every parameter gradient (LM coefficient loss and world-model
+// loss), AdamW steps with clipping, and seeded sampling with the KV cache.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { namedConfig } from '../../src/model/config.ts';
+import { createModel, type Model } from '../../src/model/init.ts';
+import { rlLoss, sftLoss, tokenLogProbs, worldModelLoss, worldModelScores } from '../../src/model/losses.ts';
+import { adamwStep, clipByGlobalNorm, globalNorm } from '../../src/model/ops.ts';
+import { view } from '../../src/model/parameter-layout.ts';
+import { sample } from '../../src/model/sampling.ts';
+import { makeSequenceBatch, type SequenceBatch } from '../../src/model/sequence-batch.ts';
+import { forward, lmLogits } from '../../src/model/transformer.ts';
+import { readFloat32 } from '../../src/gpu/buffers.ts';
+import { GpuPolicyEngine } from '../../src/gpu/engine/gpu-policy-engine.ts';
+import { rlCoefficients, sftCoefficients } from '../../src/engine/token-coefficients.ts';
+import { deriveSeed, mulberry32 } from '../../src/wmrl/random.ts';
+import { closeness, seededRandom } from '../unit/ops/random.ts';
+import { expectNoGpuError, testDevice } from './dawn.ts';
+
+const config = namedConfig('tiny');
+let device: GPUDevice;
+let model: Model;
+let engine: GpuPolicyEngine;
+
+/** A reference model whose biases and LayerNorm parameters are not at their init values, so every path carries signal. */
+function testModel(seed: number): Model {
+  const rand = seededRandom(seed);
+  const m = createModel(config, rand);
+  for (const v of m.layout.views) {
+    const t = view(m.layout, m.params, v.name);
+    const scale = v.decay ? 0.15 : 0.2;
+    for (let i = 0; i < t.length; i++) t[i] += (rand() * 2 - 1) * scale;
+  }
+  return m;
+}
+
+function testBatch(seed: number, lengths: number[], T: number): SequenceBatch {
+  const rand = seededRandom(seed);
+  return makeSequenceBatch(lengths.map((len) => ({
+    tokens: Array.from({ length: len }, () => Math.floor(rand() * config.vocabSize)),
+    programStart: Math.min(3, len - 1),
+  })), T);
+}
+
+/** Per-tensor check: relative L2 error and elementwise closeness scaled to the tensor's size. */
+function expectTensorsClose(got: Float32Array, want: Float32Array, label: string, rel = 2e-4): void {
+  const diff = new Float32Array(want.length);
+  for (let i = 0; i < want.length; i++) diff[i] = got[i] - want[i];
+  const norm = globalNorm(want);
+  const err = globalNorm(diff);
+  expect(err, `${label}: |diff| ${err} vs |want| ${norm}`).toBeLessThanOrEqual(rel * norm + 1e-7);
+  let maxAbs = 0;
+  for (const x of want) maxAbs = Math.max(maxAbs, Math.abs(x));
+  expect(closeness(got, want, 1e-3 * maxAbs + 1e-7, 1e-3), label).toBeLessThanOrEqual(1);
+}
+
+function expectAllGradients(got: Float32Array, want: Float32Array, what: string): void {
+  for (const v of model.layout.views) {
+    expectTensorsClose(view(model.layout, got, v.name), view(model.layout, want, v.name), `${what} ${v.name}`);
+  }
+  // the alignment gaps carry no gradient
+  const mask = new Uint8Array(got.length);
+  for (const v of model.layout.views) mask.fill(1, v.offset, v.offset + v.size);
+  for (let i = 0; i < got.length; i++) if (!mask[i]) expect(got[i]).toBe(0);
+}
+
+beforeAll(async () => {
+  device = (await testDevice()).device;
+  model = testModel(7);
+  engine = new GpuPolicyEngine(device, config, { maxBatch: 4, maxSeq: config.contextLength }, model.params);
+});
+
+describe('GPU policy engine (tiny) against the reference', () => {
+  const batch = testBatch(11, [16, 11, 5], 16);
+
+  it('round-trips the weights and reports its memory', async () => {
+    expect(await engine.getWeights()).toEqual(model.params);
+    expect(engine.memoryBytes).toBeGreaterThan(4 * 4 * model.layout.totalLength);
+  });
+
+  it('forward: logits of every row and the token log-probs', async () => {
+    const got = await expectNoGpuError(device, () => engine.logProbs(batch, 'all'));
+    expectTensorsClose(got, tokenLogProbs(model, batch, 'all'), 'log-probs', 1e-5);
+    const rows = Array.from({ length: batch.B * batch.T }, (_, i) => i);
+    const want = lmLogits(model, forward(model, batch.tokens, batch.B, batch.T).hidden, rows).logits;
+    const logits = await readFloat32(device, engine.model.buffers.logits, want.length);
+    expectTensorsClose(logits, want, 'logits', 1e-5);
+    // the mask selection matches the reference's
+    const masked = await engine.logProbs(batch, 'mask');
+    const wantMasked = tokenLogProbs(model, batch, 'mask');
+    for (let i = 0; i < masked.length; i++) expect(masked[i] === 0).toBe(wantMasked[i] === 0);
+  });
+
+  it('SFT loss and every parameter gradient', async () => {
+    const ref = sftLoss(model, batch);
+    const loss = await expectNoGpuError(device, () => engine.computeGradients(batch, sftCoefficients(batch).coef));
+    expect(Math.abs(loss - ref.loss)).toBeLessThan(1e-5 * Math.abs(ref.loss) + 1e-6);
+    expectAllGradients(await engine.getGradients(), ref.grads!, 'sft');
+  });
+
+  it('RL loss with signed per-sequence weights: every parameter gradient', async () => {
+    const options = { weights: [1.3, -0.7, 0.4], normalizer: 20 };
+    const ref = rlLoss(model, batch, options);
+    const loss = await engine.computeGradients(batch, rlCoefficients(batch, options).coef);
+    expect(Math.abs(loss - ref.loss)).toBeLessThan(1e-5 * Math.abs(ref.loss) + 1e-6);
+    expectAllGradients(await engine.getGradients(), ref.grads!, 'rl');
+  });
+
+  it('world model: scores, squared-error loss and every parameter gradient through the score head', async () => {
+    const targets = [0.9, 0.1, 0.55];
+    const ref = worldModelLoss(model, batch, targets);
+    const scores = await engine.worldModelScores(batch);
+    expectTensorsClose(scores, worldModelScores(model, batch), 'scores', 1e-5);
+    const loss = await expectNoGpuError(device, () => engine.computeWorldModelGradients(batch, targets));
+    expect(Math.abs(loss - ref.loss)).toBeLessThan(1e-5 * ref.loss + 1e-7);
+    expectAllGradients(await engine.getGradients(), ref.grads!, 'world model');
+  });
+});
+
+describe('GPU policy engine: AdamW steps', () => {
+  it('two clipped steps (SFT then world model) match the reference weights, decay per tensor', async () => {
+    const m = testModel(21);
+    const eng = new GpuPolicyEngine(device, config, { maxBatch: 2, maxSeq: 12 }, m.params);
+    const opt = { lr: 3e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, maxGradNorm: 0.5 };
+    const mom = new Float32Array(m.params.length);
+    const vel = new Float32Array(m.params.length);
+    const refStep = (grads: Float32Array, step: number): { norm: number; scale: number } => {
+      const norm = globalNorm(grads);
+      const scale = clipByGlobalNorm(grads, opt.maxGradNorm);
+      for (const v of m.layout.views) {
+        const sub = (a: Float32Array): Float32Array => a.subarray(v.offset, v.offset + v.size);
+        adamwStep(sub(m.params), sub(grads), sub(mom), sub(vel), step, { ...opt, weightDecay: v.decay ? opt.weightDecay : 0 });
+      }
+      return { norm, scale };
+    };
+    const b1 = testBatch(5, [12, 9], 12);
+    const ref1 = sftLoss(m, b1);
+    const got1 = await expectNoGpuError(device, () => eng.update(b1, sftCoefficients(b1).coef, opt));
+    const r1 = refStep(ref1.grads!, 1);
+    expect(Math.abs(got1.loss - ref1.loss)).toBeLessThan(1e-5 * ref1.loss);
+    expect(Math.abs(got1.gradNorm / r1.norm - 1)).toBeLessThan(1e-4);
+    expect(got1.clipScale).toBeLessThan(1);
+    expect(Math.abs(got1.clipScale - r1.scale)).toBeLessThan(1e-5);
+    // the second step's gradient comes from the updated weights (and the refreshed q/k/v split)
+    const b2 = testBatch(6, [10, 12], 12);
+    const targets = [0.2, 0.8];
+    const ref2 = worldModelLoss(m, b2, targets);
+    const got2 = await eng.updateWorldModel(b2, targets, opt);
+    const r2 = refStep(ref2.grads!, 2);
+    expect(Math.abs(got2.loss - ref2.loss)).toBeLessThan(1e-4 * ref2.loss + 1e-7);
+    expect(Math.abs(got2.gradNorm / r2.norm - 1)).toBeLessThan(1e-3);
+    // Adam divides by sqrt(v): where the true gradient is 0 (the key bias: softmax ignores a shift
+    // shared by a row's scores) both sides step by +-lr on rounding noise. Those elements are only
+    // bounded; every other weight must match.
+    const weights = await eng.getWeights();
+    const noise = (i: number): boolean => Math.abs(ref1.grads![i]) < 1e-8 && Math.abs(ref2.grads![i]) < 1e-8;
+    const sure = m.layout.views.flatMap((v) => Array.from({ length: v.size }, (_, k) => v.offset + k)).filter((i) => !noise(i));
+    const pick = (a: Float32Array): Float32Array => Float32Array.from(sure, (i) => a[i]);
+    expect(sure.length).toBeGreaterThan(0.95 * m.layout.numParameters);
+    expect(closeness(pick(weights), pick(m.params), 2e-5, 1e-4)).toBeLessThanOrEqual(1);
+    for (let i = 0; i < weights.length; i++) expect(Math.abs(weights[i] - m.params[i])).toBeLessThanOrEqual(4 * opt.lr);
+    const state = await eng.model.getOptimizerState();
+    expect(state.step).toBe(2);
+    expect(closeness(pick(state.m), pick(mom), 1e-6, 1e-3)).toBeLessThanOrEqual(1);
+    eng.destroy();
+  });
+});
+
+describe('GPU policy engine: seeded sampling with the KV cache', () => {
+  const prompts = [[1, 7, 9], [1, 4], [1, 30, 2, 17, 5]];
+  for (const [temperature, topK] of [[1, 0], [0.8, 5], [0, 0]] as const) {
+    it(`reproduces the reference sampler's tokens (temperature ${temperature}, top-k ${topK})`, async () => {
+      const n = 2;
+      const seed = 99;
+      const got = await expectNoGpuError(device, () =>
+        engine.sample(prompts, n, { maxNewTokens: 12, temperature, topK, seed, stopToken: 3 }));
+      expect(got).toHaveLength(prompts.length * n);
+      let generated = 0;
+      for (let i = 0; i < got.length; i++) {
+        const prompt = prompts[Math.floor(i / n)];
+        expect(got[i].prompt).toBe(Math.floor(i / n));
+        const want = sample(model, prompt, { maxNewTokens: 12, temperature, topK, rng: mulberry32(deriveSeed(seed, i)), stopToken: 3 });
+        expect(got[i].tokens, `sequence ${i}`).toEqual(want.tokens);
+        expect(got[i].stopped).toBe(want.stopped);
+        generated += want.tokens.length;
+        if (temperature === 1 && topK === 0) {
+          expect(closeness(Float32Array.from(got[i].logProbs), Float32Array.from(want.logProbs), 1e-4, 1e-4)).toBeLessThanOrEqual(1);
+        }
+      }
+      expect(generated).toBeGreaterThan(prompts.length * n);
+    });
+  }
+
+  it('stops at the context length and agrees with the full forward on the sampled sequence', async () => {
+    const rngs = [mulberry32(5), mulberry32(6)];
+    const prompt = [1, 8, 8, 8];
+    const got = await engine.sampleWith([prompt, prompt], rngs, { maxNewTokens: 100, stopToken: -1, checkEvery: 3 });
+    for (const seq of got) {
+      expect(seq.tokens).toHaveLength(config.contextLength - prompt.length);
+      expect(seq.stopped).toBe(false);
+      const full = makeSequenceBatch([{ tokens: [...prompt, ...seq.tokens], programStart: prompt.length }]);
+      const lp = tokenLogProbs(model, full, 'mask').subarray(prompt.length);
+      expect(closeness(Float32Array.from(seq.logProbs), lp, 1e-4, 1e-4)).toBeLessThanOrEqual(1);
+    }
+  });
+});
