@@ -1,0 +1,138 @@
+// The exported graphs in real Chromium: wasm EP (threaded, crossOriginIsolated), WebGPU EP sharing a
+// device the page owns (onnxruntime-web/webgpu, gpu-buffer outputs, Tensor.fromGpuBuffer inputs), and
+// the world-model worker over comlink, each against the TypeScript reference computed here in Node.
+// The page module (src/model/onnx/browser-checks.ts) is built on the fly into a temporary folder and
+// served with the isolation headers, so the app's own build is not involved.
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, extname, normalize } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from 'vite';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser';
+import { namedConfig } from '../../src/model/config';
+import { createModel } from '../../src/model/init';
+import { worldModelScores } from '../../src/model/losses';
+import { makeSequenceBatch } from '../../src/model/sequence-batch';
+import { Tokenizer } from '../../src/model/tokenizer';
+import { forward, lmLogits } from '../../src/model/transformer';
+import { exportPolicyLogits, exportWorldModel } from '../../src/model/onnx/export';
+import { mulberry32 } from '../../src/wmrl/random';
+
+const root = resolve(import.meta.dirname, '../..');
+const MIME: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
+
+function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const ortDist = resolve(root, 'node_modules/onnxruntime-web/dist');
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = path.startsWith('/vendor/ort/') ? join(ortDist, normalize(path.slice('/vendor/ort/'.length))) : join(dir, normalize(path === '/' ? '/index.html' : path));
+    if (!existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+    });
+    res.end(readFileSync(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => {
+    const a = server.address();
+    ok({ server, url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/` });
+  }));
+}
+
+const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+};
+
+describe('ONNX graphs in Chromium', () => {
+  let out: string;
+  let served: { server: Server; url: string };
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), 'wmrl-onnx-e2e-'));
+    await build({
+      root,
+      configFile: false,
+      logLevel: 'warn',
+      worker: { format: 'es' },
+      build: {
+        outDir: out,
+        emptyOutDir: true,
+        target: 'es2022',
+        minify: false,
+        lib: { entry: resolve(root, 'src/model/onnx/browser-checks.ts'), formats: ['es'], fileName: 'checks' },
+      },
+    });
+    writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>onnx checks</title>');
+    served = await serve(out);
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') console.error('[page]', m.text()); });
+    await page.goto(served.url);
+  });
+
+  /** Calls an export of the page module; a string, so that the test runner does not rewrite import(). */
+  const call = <R>(fn: string, arg: unknown): Promise<R> => page.evaluate(`import('/checks.js').then((m) => m.${fn}(${JSON.stringify(arg)}))`) as Promise<R>;
+  type Checks = typeof import('../../src/model/onnx/browser-checks');
+
+  afterAll(async () => {
+    await browser?.close();
+    served?.server.close();
+    if (out) rmSync(out, { recursive: true, force: true });
+  });
+
+  const model = createModel(namedConfig('tiny'), mulberry32(41));
+  for (const v of model.layout.views) for (let i = v.offset; i < v.offset + v.size; i++) model.params[i] += 0.2 * Math.sin(i * 1.7);
+  const [B, T] = [2, 9];
+  const tokens = Array.from({ length: B * T }, (_, i) => (i * 7 + 3) % model.config.vocabSize);
+  const cache = forward(model, Int32Array.from(tokens), B, T);
+  const wantLogits = lmLogits(model, cache.hidden, Array.from({ length: B * T }, (_, i) => i)).logits;
+  const logitsRequest = { model: Array.from(exportPolicyLogits(model)), ints: { tokens: [tokens, [B, T]] as [number[], number[]] }, outputs: ['logits'] };
+
+  it('policy logits on the wasm EP, threaded under crossOriginIsolated, match the reference', async () => {
+    const run = await call<Awaited<ReturnType<Checks['runOnWasm']>>>('runOnWasm', logitsRequest);
+    expect(run.crossOriginIsolated).toBe(true);
+    expect(run.threads).toBeGreaterThan(1);
+    expect(maxAbsDiff(run.outputs.logits, wantLogits)).toBeLessThan(1e-4);
+  });
+
+  it('policy logits on the WebGPU EP sharing the page\'s device (Tensor.fromGpuBuffer inputs, gpu-buffer outputs) match the reference', async () => {
+    const run = await call<Awaited<ReturnType<Checks['runOnWebgpu']>>>('runOnWebgpu', { ...logitsRequest, gpuInputs: true });
+    expect(run.gpuInputs).toBe(true);
+    expect(run.locations.logits).toBe('gpu-buffer');
+    expect(run.copiedWithOurDevice).toBe(true);
+    expect(maxAbsDiff(run.outputs.logits, wantLogits)).toBeLessThan(1e-3);
+  });
+
+  it('world model through the worker (wasm and auto) matches the reference scores', async () => {
+    const tokenizer = new Tokenizer([]);
+    const config = namedConfig('tiny', { vocabSize: tokenizer.vocabSize });
+    const wm = createModel(config, mulberry32(42));
+    const w = wm.layout.byName.get('score.w')!;
+    for (let i = 0; i < w.size; i++) wm.params[w.offset + i] = Math.cos(i);
+    const pairs = [{ card: 'clf', program: 'fit()' }, { card: 'reg r=3', program: 'x' }, { card: 'a', program: 'bb' }];
+    const specs = pairs.map((p) => tokenizer.encodeSequence(p.card, p.program));
+    const want = worldModelScores(wm, makeSequenceBatch(specs));
+    const base = { model: Array.from(exportWorldModel(wm)), tokenizer: tokenizer.toJSON(), contextLength: config.contextLength, nHeads: config.nHeads, pairs };
+    const wasm = await call<Awaited<ReturnType<Checks['scoreInWorker']>>>('scoreInWorker', { ...base, prefer: 'wasm' });
+    expect(wasm.backend).toBe('wasm');
+    expect(wasm.forwards).toBe(1);
+    expect(maxAbsDiff(wasm.scores, want)).toBeLessThan(1e-5);
+    const auto = await call<Awaited<ReturnType<Checks['scoreInWorker']>>>('scoreInWorker', { ...base, prefer: 'auto' });
+    // this browser has WebGPU (SwiftShader), so 'auto' must choose it and say so
+    expect(auto.backend).toBe('webgpu');
+    expect(auto.reason).toMatch(/WebGPU/);
+    expect(maxAbsDiff(auto.scores, want)).toBeLessThan(1e-4);
+  });
+});
