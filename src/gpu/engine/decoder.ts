@@ -6,10 +6,10 @@
 
 import { headDim, mlpWidth } from '../../model/config.ts';
 import type { Uniform } from '../../model/init.ts';
+import { samplingCandidates, samplingWeights } from '../../model/ops/sampling.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
 import { readFloat32, readInt32, writeBuffer } from '../buffers.ts';
 import { encodeResidualAdd } from '../biasResidual.ts';
-import { encodeCrossEntropyForward } from '../crossEntropy.ts';
 import { encodeGeluForward } from '../gelu.ts';
 import { encodeKvAppend, encodeKvDecode } from '../kvCache.ts';
 import { encodeSample } from '../sampling.ts';
@@ -34,11 +34,7 @@ export interface DecodeOptions {
 export interface DecodedSequence {
   /** generated tokens only */
   tokens: number[];
-  /**
-   * log p(token) under the policy itself (temperature 1, full vocabulary): the quantity the RL loss
-   * needs as the behaviour log-prob. It equals the reference sampler's log-prob when temperature is 1
-   * and top-k is off; with other settings the reference reports the tempered/truncated distribution.
-   */
+  /** log-prob of each token under the distribution it was drawn from (temperature, top-k; 0 when greedy) */
   logProbs: number[];
   stopped: boolean;
 }
@@ -81,9 +77,8 @@ export async function decodeBatch(model: GpuModel, prompts: readonly (readonly n
     matmul(enc, device, { a: dec.h, b: model.param('wte'), c: dec.logits, M: B, K: C, N: V, transB: true });
     copyFloats(enc, dec.uniforms, s * stride, dec.u, 0, B);
     encodeSample(enc, device, { logits: dec.logits, uniforms: dec.u, tokens: dec.tokens, rows: B, V }, cfg);
-    encodeCrossEntropyForward(enc, device, { logits: dec.logits, targets: dec.tokens, logprobs: dec.logp, lse: dec.lse, rows: B, V });
     copyFloats(enc, dec.tokens, 0, dec.historyTokens, s * B, B);
-    copyFloats(enc, dec.logp, 0, dec.historyLogp, s * B, B);
+    copyFloats(enc, dec.logits, 0, dec.historyLogits, s * B * V, B * V);
   };
 
   // prefill: the training forward over the prompts, keys and values into the cache, last rows' logits
@@ -117,12 +112,12 @@ export async function decodeBatch(model: GpuModel, prompts: readonly (readonly n
   }
   if (pending) device.queue.submit([enc.finish()]);
   const tokens = await readInt32(device, dec.historyTokens, done * B);
-  const logp = await readFloat32(device, dec.historyLogp, done * B);
+  const logits = await readFloat32(device, dec.historyLogits, done * B * V);
   return prompts.map((_, b) => {
     const out: DecodedSequence = { tokens: [], logProbs: [], stopped: false };
     for (let s = 0; s < done; s++) {
       out.tokens.push(tokens[s * B + b]);
-      out.logProbs.push(logp[s * B + b]);
+      out.logProbs.push(sampledLogProb(logits.subarray((s * B + b) * V, (s * B + b + 1) * V), tokens[s * B + b], cfg));
       if (tokens[s * B + b] === options.stopToken) {
         out.stopped = true;
         break;
@@ -130,6 +125,16 @@ export async function decodeBatch(model: GpuModel, prompts: readonly (readonly n
     }
     return out;
   });
+}
+
+/** As sampleFromLogits in src/model/sampling.ts: log-prob under the tempered, top-k distribution; 0 when greedy. */
+function sampledLogProb(logits: Float32Array, token: number, cfg: { temperature: number; topK: number }): number {
+  if (cfg.temperature <= 0) return 0;
+  const candidates = samplingCandidates(logits, cfg.topK);
+  const i = candidates.indexOf(token);
+  if (i < 0) return -Infinity;
+  const weights = samplingWeights(logits, candidates, cfg.temperature);
+  return Math.log(weights[i] / weights.reduce((a, w) => a + w, 0));
 }
 
 function allStopped(history: Int32Array, B: number, steps: number, stop: number): boolean {

@@ -24,13 +24,13 @@ export interface LayerBuffers<T> {
 /** Activations of one decoding step, [maxB, ...]. */
 export interface DecodeBuffers<T> {
   x: T; ln: T; mean: T; rstd: T; q: T; k: T; v: T; att: T; proj: T; x2: T; fc: T; fcAct: T; h: T;
-  logits: T; lse: T; logp: T; tokens: T; wpeRow: T;
+  logits: T; tokens: T; wpeRow: T;
   /** this step's uniforms, copied from its row of `uniforms` */
   u: T;
   /** one row of maxB uniforms per step, rows padded to the slice alignment */
   uniforms: T;
-  /** sampled tokens and their log-probs, [contextLength, maxB] */
-  historyTokens: T; historyLogp: T;
+  /** sampled tokens [contextLength, maxB] and the logits they were drawn from [contextLength, maxB, V] */
+  historyTokens: T; historyLogits: T;
 }
 
 export interface EngineBuffers<T> {
@@ -99,10 +99,10 @@ export function allocateEngineBuffers<T>(config: ModelConfig, maxB: number, maxT
     x: d('x', maxB * C), ln: d('ln', maxB * C), mean: d('mean', maxB), rstd: d('rstd', maxB),
     q: d('q', maxB * C), k: d('k', maxB * C), v: d('v', maxB * C), att: d('att', maxB * C),
     proj: d('proj', maxB * C), x2: d('x2', maxB * C), fc: d('fc', maxB * F), fcAct: d('fcAct', maxB * F),
-    h: d('h', maxB * C), logits: d('logits', maxB * V), lse: d('lse', maxB), logp: d('logp', maxB),
+    h: d('h', maxB * C), logits: d('logits', maxB * V),
     tokens: d('tokens', maxB), wpeRow: d('wpeRow', C), u: d('u', maxB),
     uniforms: d('uniforms', Tctx * alignUp(maxB)),
-    historyTokens: d('historyTokens', Tctx * maxB), historyLogp: d('historyLogp', Tctx * maxB),
+    historyTokens: d('historyTokens', Tctx * maxB), historyLogits: d('historyLogits', Tctx * maxB * V),
   };
   return {
     params: alloc('params', P), grads: alloc('grads', P), adamM: alloc('adam.m', P), adamV: alloc('adam.v', P),

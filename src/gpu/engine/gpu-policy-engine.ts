@@ -13,7 +13,10 @@ import type { AdamWConfig } from '../../model/ops.ts';
 import type { SequenceBatch } from '../../model/sequence-batch.ts';
 import { validateSequenceBatch } from '../../model/sequence-batch.ts';
 import { SPECIAL_TOKENS } from '../../model/tokenizer.ts';
-import { deriveSeed, mulberry32 } from '../../wmrl/random.ts';
+import type {
+  EngineSample, EngineSampleOptions, GradientResult, Objective, PolicyEngine, UpdateOptions, UpdateResult,
+} from '../../engine/policy-engine.ts';
+import { rlCoefficients, rlNeedsLogProbs, sftCoefficients } from '../../engine/token-coefficients.ts';
 import { encodeGlobalNorm } from '../adamw.ts';
 import { encodeResidualAdd } from '../biasResidual.ts';
 import { readFloat32, writeBuffer } from '../buffers.ts';
@@ -23,12 +26,12 @@ import { adamwStep, matmul, scoreHeadBackward, scoreHeadForward } from './sliced
 import { copyFloats, slice } from './tensor-slice.ts';
 import { encodeBackward, encodeForward, encodeLmHead, encodeLmHeadBackward, encodeLmHeadWteGrad } from './training-pass.ts';
 
-export interface OptimizerOptions extends AdamWConfig {
+interface OptimizerOptions extends AdamWConfig {
   /** global gradient-norm clip; <= 0 disables */
   maxGradNorm: number;
 }
 
-export interface UpdateResult {
+interface StepReadback {
   /** the loss of the batch before the step */
   loss: number;
   /** global gradient norm before clipping */
@@ -37,27 +40,15 @@ export interface UpdateResult {
   clipScale: number;
 }
 
-export interface SampleOptions {
-  maxNewTokens: number;
-  temperature?: number;
-  topK?: number;
-  /** sequence i (prompt-major: prompt j, sample k is i = j * n + k) draws from mulberry32(deriveSeed(seed, i)) */
-  seed: number;
-  stopToken?: number;
-}
-
-export interface SampledSequence extends DecodedSequence {
-  /** index of the prompt it continues */
-  prompt: number;
-}
-
-export class GpuPolicyEngine {
-  readonly backend = 'webgpu' as const;
+export class GpuPolicyEngine implements PolicyEngine {
+  readonly backend: string;
   readonly model: GpuModel;
 
-  constructor(device: GPUDevice, config: ModelConfig, options: GpuModelOptions, weights?: Float32Array) {
+  /** adapterName: for the backend label, e.g. GpuContext.info.name */
+  constructor(device: GPUDevice, config: ModelConfig, options: GpuModelOptions, weights?: Float32Array, adapterName?: string) {
     this.model = new GpuModel(device, config, options);
-    if (weights) this.setWeights(weights);
+    this.backend = adapterName ? `webgpu (${adapterName})` : 'webgpu';
+    if (weights) this.model.setWeights(weights);
   }
 
   get config(): ModelConfig {
@@ -69,8 +60,9 @@ export class GpuPolicyEngine {
     return this.model.memoryBytes;
   }
 
-  setWeights(flat: Float32Array): void {
+  async setWeights(flat: Float32Array, resetOptimizer = false): Promise<void> {
     this.model.setWeights(flat);
+    if (resetOptimizer) this.model.resetOptimizer();
   }
 
   getWeights(): Promise<Float32Array> {
@@ -86,8 +78,56 @@ export class GpuPolicyEngine {
     this.model.resetOptimizer();
   }
 
-  destroy(): void {
+  async dispose(): Promise<void> {
+    await this.model.device.queue.onSubmittedWorkDone();
     this.model.destroy();
+  }
+
+  /** Loss and gradient (read back) without changing the weights. */
+  async gradients(batch: SequenceBatch, objective: Objective): Promise<GradientResult> {
+    const { device } = this.model;
+    const enc = device.createCommandEncoder({ label: 'gradients' });
+    const finish = await this.encodeObjective(enc, batch, objective);
+    device.queue.submit([enc.finish()]);
+    const [loss] = await readFloat32(device, this.model.buffers.loss, 1);
+    return { ...finish(loss), grads: await this.model.getGradients() };
+  }
+
+  /** One AdamW step on the objective; forward, backward, clipping and the step in one submission. */
+  async update(batch: SequenceBatch, objective: Objective, options: UpdateOptions): Promise<UpdateResult> {
+    const t0 = performance.now();
+    const { device } = this.model;
+    const enc = device.createCommandEncoder({ label: 'update' });
+    const finish = await this.encodeObjective(enc, batch, objective);
+    this.encodeStep(enc, { ...options.adamw, maxGradNorm: options.maxGradNorm ?? 0 });
+    device.queue.submit([enc.finish()]);
+    const { loss, gradNorm, clipScale } = await this.readStep(1);
+    return { ...finish(loss), gradNorm, clipScale, step: this.model.step, ms: performance.now() - t0 };
+  }
+
+  /**
+   * Encodes the objective's forward and backward; the returned function turns the GPU's loss
+   * reduction (buffers.loss) into the result fields, as the CPU engine reports them.
+   */
+  private async encodeObjective(enc: GPUCommandEncoder, batch: SequenceBatch, objective: Objective):
+    Promise<(raw: number) => Omit<GradientResult, 'grads'>> {
+    validateSequenceBatch(batch);
+    if (objective.kind === 'wm') {
+      this.encodeWorldModelGradients(enc, batch, objective.targets);
+      return (raw) => ({ loss: raw / batch.B, count: batch.B });
+    }
+    if (objective.kind === 'sft') {
+      const c = sftCoefficients(batch);
+      this.encodeLmGradients(enc, batch, c.coef);
+      return (raw) => ({ loss: raw, count: c.tokens });
+    }
+    // with clipping or KL the coefficients (and the loss terms) depend on the current log-probs
+    const current = rlNeedsLogProbs(objective) ? await this.logProbs(batch, 'mask') : undefined;
+    const c = rlCoefficients(batch, objective, current);
+    this.encodeLmGradients(enc, batch, c.coef);
+    if (current) return () => ({ loss: c.loss, count: c.tokens, policyLoss: c.policyLoss, meanKl: c.meanKl, clipFraction: c.clipFraction });
+    // plain policy gradient: the surrogate -sum coef * logp is the whole loss
+    return (raw) => ({ loss: raw, count: c.tokens, policyLoss: raw, meanKl: 0, clipFraction: 0 });
   }
 
   private uploadBatch(batch: SequenceBatch): void {
@@ -148,25 +188,6 @@ export class GpuPolicyEngine {
     encodeLmHeadWteGrad(enc, this.model, BT);
   }
 
-  /** Leaves the gradient of the coefficient loss in the gradient buffer; returns the loss. */
-  async computeGradients(batch: SequenceBatch, coef: Float32Array): Promise<number> {
-    const { device } = this.model;
-    const enc = device.createCommandEncoder({ label: 'lm gradients' });
-    this.encodeLmGradients(enc, batch, coef);
-    device.queue.submit([enc.finish()]);
-    return (await readFloat32(device, this.model.buffers.loss, 1))[0];
-  }
-
-  /** One optimiser step on the coefficient loss: forward, backward, clip and AdamW in one submission. */
-  async update(batch: SequenceBatch, coef: Float32Array, opt: OptimizerOptions): Promise<UpdateResult> {
-    const { device } = this.model;
-    const enc = device.createCommandEncoder({ label: 'lm update' });
-    this.encodeLmGradients(enc, batch, coef);
-    this.encodeStep(enc, opt);
-    device.queue.submit([enc.finish()]);
-    return this.readStep(1);
-  }
-
   /** World-model scores sigmoid(w . h[b, lengths[b]-1] + b) per sequence [B]. */
   async worldModelScores(batch: SequenceBatch): Promise<Float32Array> {
     this.uploadBatch(batch);
@@ -215,24 +236,6 @@ export class GpuPolicyEngine {
     copyFloats(enc, bufs.scoreGrad, C, bufs.grads, bias.offset, 1);
   }
 
-  /** Gradient of the world-model loss into the gradient buffer; returns the loss. */
-  async computeWorldModelGradients(batch: SequenceBatch, targets: ArrayLike<number>): Promise<number> {
-    const { device } = this.model;
-    const enc = device.createCommandEncoder({ label: 'world-model gradients' });
-    this.encodeWorldModelGradients(enc, batch, targets);
-    device.queue.submit([enc.finish()]);
-    return (await readFloat32(device, this.model.buffers.loss, 1))[0] / batch.B;
-  }
-
-  async updateWorldModel(batch: SequenceBatch, targets: ArrayLike<number>, opt: OptimizerOptions): Promise<UpdateResult> {
-    const { device } = this.model;
-    const enc = device.createCommandEncoder({ label: 'world-model update' });
-    this.encodeWorldModelGradients(enc, batch, targets);
-    this.encodeStep(enc, opt);
-    device.queue.submit([enc.finish()]);
-    return this.readStep(1 / batch.B);
-  }
-
   /**
    * Global-norm clipping and AdamW over the flat buffers. Weight decay follows the layout's decay
    * flags: consecutive tensors with the same flag are updated by one dispatch (the zero gaps between
@@ -259,7 +262,7 @@ export class GpuPolicyEngine {
     m.encodeQkvSplit(enc);
   }
 
-  private async readStep(lossScale: number): Promise<UpdateResult> {
+  private async readStep(lossScale: number): Promise<StepReadback> {
     const { device, buffers } = this.model;
     const [gradNorm, clipScale] = await readFloat32(device, buffers.clip, 2);
     const [loss] = await readFloat32(device, buffers.loss, 1);
@@ -267,34 +270,30 @@ export class GpuPolicyEngine {
   }
 
   /**
-   * n samples for each prompt. Sequences are batched by prompt length (the KV cache shares one
-   * position per batch) in chunks of at most maxBatch; results come back prompt-major.
+   * One continuation per prompt, prompt b drawing from options.rngs[b], one uniform per generated
+   * token as the reference sampler. Prompts are batched by length (the KV cache shares one position
+   * per batch) in chunks of at most maxBatch. Unlike the CPU engine, each generator is advanced by
+   * min(maxNewTokens, context left) draws even when its sequence stops earlier (the uniforms go to
+   * the GPU up front); the draws that are used are the same.
    */
-  async sample(prompts: readonly (readonly number[])[], n: number, options: SampleOptions): Promise<SampledSequence[]> {
-    const jobs: { prompt: number; index: number }[] = [];
-    prompts.forEach((_, j) => { for (let k = 0; k < n; k++) jobs.push({ prompt: j, index: j * n + k }); });
-    const results: SampledSequence[] = new Array(jobs.length);
-    const byLength = new Map<number, typeof jobs>();
-    for (const job of jobs) {
-      const len = prompts[job.prompt].length;
-      const list = byLength.get(len) ?? [];
-      list.push(job);
-      byLength.set(len, list);
-    }
+  async sample(prompts: readonly (readonly number[])[], options: EngineSampleOptions): Promise<EngineSample[]> {
+    if (options.rngs.length !== prompts.length) throw new Error(`gpu engine: ${options.rngs.length} generators for ${prompts.length} prompts`);
+    const results: EngineSample[] = new Array(prompts.length);
+    const byLength = new Map<number, number[]>();
+    prompts.forEach((p, i) => byLength.set(p.length, [...(byLength.get(p.length) ?? []), i]));
     for (const list of byLength.values()) {
       for (let start = 0; start < list.length; start += this.model.maxB) {
         const chunk = list.slice(start, start + this.model.maxB);
-        const rngs: Uniform[] = chunk.map((job) => mulberry32(deriveSeed(options.seed, job.index)));
-        const out = await this.sampleWith(chunk.map((job) => prompts[job.prompt]), rngs, options);
-        chunk.forEach((job, i) => (results[job.index] = { ...out[i], prompt: job.prompt }));
+        const out = await this.sampleWith(chunk.map((i) => prompts[i]), chunk.map((i) => options.rngs[i]), options);
+        chunk.forEach((i, k) => (results[i] = out[k]));
       }
     }
     return results;
   }
 
-  /** One batch of equal-length prompts with caller-supplied generators (one per row). */
+  /** One batch of equal-length prompts. */
   sampleWith(prompts: readonly (readonly number[])[], rngs: readonly Uniform[],
-    options: Omit<SampleOptions, 'seed'> & { checkEvery?: number }): Promise<DecodedSequence[]> {
+    options: Omit<EngineSampleOptions, 'rngs'> & { checkEvery?: number }): Promise<DecodedSequence[]> {
     return decodeBatch(this.model, prompts, rngs, {
       maxNewTokens: options.maxNewTokens,
       temperature: options.temperature ?? 1,
