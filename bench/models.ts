@@ -1,0 +1,185 @@
+// Model benchmarks: forward, forward+backward and sampling throughput, matmul GFLOP/s, world-model
+// programs scored per second and peak memory, for each backend available in this process
+// ('cpu-onnx-wasm': the CPU engine's graphs on onnxruntime-web; 'reference-ts': the plain TS oracle).
+// Figures are measured, never assumed; each timing takes the best of a few repetitions.
+
+import type { ConfigName } from '../src/model/config.ts';
+import { namedConfig } from '../src/model/config.ts';
+import { createModel } from '../src/model/init.ts';
+import type { Model } from '../src/model/init.ts';
+import { sftLoss, tokenLogProbs, worldModelScores } from '../src/model/losses.ts';
+import { matmul } from '../src/model/ops.ts';
+import { sample } from '../src/model/sampling.ts';
+import { makeSequenceBatch } from '../src/model/sequence-batch.ts';
+import type { SequenceBatch } from '../src/model/sequence-batch.ts';
+import { Tokenizer } from '../src/model/tokenizer.ts';
+import { CpuEngine } from '../src/engine/cpu-engine.ts';
+import { exportWorldModel } from '../src/model/onnx/export.ts';
+import { GraphBuilder } from '../src/model/onnx/graph-builder.ts';
+import { configureOrt, createWasmSession, floatTensor, ort } from '../src/model/onnx/ort-runtime.ts';
+import { WorldModelRunner } from '../src/model/onnx/world-model-runner.ts';
+import { mulberry32 } from '../src/wmrl/random.ts';
+
+export interface BackendFigures {
+  forward_tokens_per_s: number;
+  forward_backward_tokens_per_s: number;
+  sampling_tokens_per_s: number;
+  world_model_programs_per_s: number;
+  /** shapes used, so figures can be compared */
+  shapes: { train_batch: number; train_seq: number; sample_batch: number; sample_new_tokens: number; wm_batch: number; wm_seq: number };
+}
+
+export interface ModelBenchResult {
+  machine: { platform: string; arch: string; cpus: number; node: string; wasm_threads: number; gpu: string };
+  matmul_gflops: Record<string, { n: number; gflops: number }>;
+  configs: Record<string, { parameters: number; backends: Record<string, BackendFigures> }>;
+  /** forward+backward tokens/s of the CPU engine over the reference, for 'small' (or the largest config run) */
+  cpu_vs_reference_train_speedup: number;
+  speedup_config: string;
+  peak_rss_mb: number;
+  seconds: number;
+}
+
+async function best(reps: number, fn: () => Promise<unknown> | unknown): Promise<number> {
+  let min = Infinity;
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    await fn();
+    min = Math.min(min, performance.now() - t0);
+  }
+  return min / 1000;
+}
+
+function randomBatch(model: Model, B: number, T: number, seed: number): SequenceBatch {
+  const rng = mulberry32(seed);
+  const V = model.config.vocabSize;
+  return makeSequenceBatch(
+    Array.from({ length: B }, () => ({ tokens: Array.from({ length: T }, () => 4 + Math.floor(rng() * (V - 4))), programStart: Math.floor(T / 8) })),
+    T,
+  );
+}
+
+async function onnxMatmulGflops(n: number): Promise<number> {
+  const g = new GraphBuilder('matmul');
+  g.input('a', 'float', [n, n]);
+  g.input('b', 'float', [n, n]);
+  g.output(g.op('MatMul', ['a', 'b']), 'c', 'float', [n, n]);
+  const session = await createWasmSession(g.encode());
+  const rng = mulberry32(n);
+  const a = Float32Array.from({ length: n * n }, () => rng() - 0.5);
+  const feeds = { a: floatTensor(a, [n, n]), b: floatTensor(a.slice(), [n, n]) };
+  await session.run(feeds);
+  const s = await best(5, () => session.run(feeds));
+  await session.release();
+  return (2 * n ** 3) / s / 1e9;
+}
+
+export interface ModelBenchOptions {
+  configs: ConfigName[];
+  /** print progress lines on stderr */
+  log?: (line: string) => void;
+}
+
+export async function runModelBench(options: ModelBenchOptions): Promise<ModelBenchResult> {
+  const log = options.log ?? (() => undefined);
+  const t0 = performance.now();
+  configureOrt();
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const result: ModelBenchResult = {
+    machine: {
+      platform: process.platform,
+      arch: process.arch,
+      cpus: (await import('node:os')).cpus().length,
+      node: process.version,
+      wasm_threads: ort.env.wasm.numThreads ?? 1,
+      gpu: 'none used (Node; WebGPU engines are measured in the browser)',
+    },
+    matmul_gflops: {},
+    configs: {},
+    cpu_vs_reference_train_speedup: 0,
+    speedup_config: '',
+    peak_rss_mb: 0,
+    seconds: 0,
+  };
+  try {
+    const n = 256;
+    result.matmul_gflops['cpu-onnx-wasm'] = { n, gflops: await onnxMatmulGflops(n) };
+    const rng = mulberry32(3);
+    const a = Float32Array.from({ length: n * n }, () => rng() - 0.5);
+    result.matmul_gflops['reference-ts'] = { n, gflops: (2 * n ** 3) / (await best(2, () => matmul(a, a, n, n, n))) / 1e9 };
+    log(`matmul ${JSON.stringify(result.matmul_gflops)}`);
+
+    for (const name of options.configs) {
+      const tokenizerless = namedConfig(name);
+      const model = createModel(tokenizerless, mulberry32(1));
+      const T = tokenizerless.contextLength;
+      const V = tokenizerless.vocabSize;
+      const backends: Record<string, BackendFigures> = {};
+
+      // CPU engine (onnxruntime-web wasm)
+      const engine = CpuEngine.fromModel(model);
+      const B = Math.max(1, Math.min(16, Math.floor(4096 / T)));
+      const batch = randomBatch(model, B, T, 5);
+      await engine.logProbs(batch);
+      const fwd = await best(3, () => engine.logProbs(batch));
+      await engine.gradients(batch, { kind: 'sft' });
+      const fb = await best(3, () => engine.gradients(batch, { kind: 'sft' }));
+      const SB = 8;
+      const newTokens = Math.min(64, T - 16);
+      const prompts = Array.from({ length: SB }, (_, i) => Array.from({ length: 16 }, (_, j) => 4 + ((i * 31 + j * 7) % (V - 4))));
+      const sampleOnce = () => engine.sample(prompts, { maxNewTokens: newTokens, temperature: 1, rngs: prompts.map((_, i) => mulberry32(i)), stopToken: -1 });
+      await sampleOnce();
+      const ss = await best(2, sampleOnce);
+      const tokenizer = new Tokenizer([]);
+      const wmModel = createModel(namedConfig(name, { vocabSize: Math.max(V, tokenizer.vocabSize) }), mulberry32(2));
+      const runner = await WorldModelRunner.create(exportWorldModel(wmModel), tokenizer, wmModel.config, { prefer: 'wasm' });
+      const WB = 32;
+      const wmSeq = Math.min(T, 200);
+      const seqs = Array.from({ length: WB }, (_, i) => Array.from({ length: wmSeq - (i % 8) }, (_, j) => 4 + ((i + j * 13) % 250)));
+      await runner.scoreSequences(seqs);
+      const ws = await best(2, () => runner.scoreSequences(seqs));
+      await runner.release();
+      await engine.dispose();
+      backends['cpu-onnx-wasm'] = {
+        forward_tokens_per_s: (B * T) / fwd,
+        forward_backward_tokens_per_s: (B * T) / fb,
+        sampling_tokens_per_s: (SB * newTokens) / ss,
+        world_model_programs_per_s: WB / ws,
+        shapes: { train_batch: B, train_seq: T, sample_batch: SB, sample_new_tokens: newTokens, wm_batch: WB, wm_seq: wmSeq },
+      };
+      log(`${name} cpu-onnx-wasm ${JSON.stringify(backends['cpu-onnx-wasm'])}`);
+
+      // Reference (plain TS): same sequence length, batch 1 (it is slow); per-token rates are comparable.
+      const RB = name === 'tiny' ? 8 : 1;
+      const RT = T;
+      const rbatch = randomBatch(model, RB, RT, 6);
+      const rf = await best(1, () => tokenLogProbs(model, rbatch));
+      const rfb = await best(1, () => sftLoss(model, rbatch));
+      const rNew = name === 'tiny' ? 8 : 4;
+      const rs = await best(1, () => sample(model, prompts[0], { maxNewTokens: rNew, temperature: 1, rng: mulberry32(1), stopToken: -1 }));
+      const rw = await best(1, () => worldModelScores(model, randomBatch(model, 1, wmSeq, 7)));
+      backends['reference-ts'] = {
+        forward_tokens_per_s: (RB * RT) / rf,
+        forward_backward_tokens_per_s: (RB * RT) / rfb,
+        sampling_tokens_per_s: rNew / rs,
+        world_model_programs_per_s: 1 / rw,
+        shapes: { train_batch: RB, train_seq: RT, sample_batch: 1, sample_new_tokens: rNew, wm_batch: 1, wm_seq: wmSeq },
+      };
+      log(`${name} reference-ts ${JSON.stringify(backends['reference-ts'])}`);
+      result.configs[name] = { parameters: model.layout.numParameters, backends };
+      result.cpu_vs_reference_train_speedup = backends['cpu-onnx-wasm'].forward_backward_tokens_per_s / backends['reference-ts'].forward_backward_tokens_per_s;
+      result.speedup_config = name;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const small = result.configs.small;
+  if (small) {
+    result.cpu_vs_reference_train_speedup = small.backends['cpu-onnx-wasm'].forward_backward_tokens_per_s / small.backends['reference-ts'].forward_backward_tokens_per_s;
+    result.speedup_config = 'small';
+  }
+  result.peak_rss_mb = Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20);
+  result.seconds = (performance.now() - t0) / 1000;
+  return result;
+}
