@@ -1,7 +1,7 @@
 // The CPU engine (onnxruntime-web wasm) against the reference: sampling, log-probs, AdamW update.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model } from '../../../src/model/init.ts';
-import { rlLoss, tokenLogProbs } from '../../../src/model/losses.ts';
+import { rlLoss, tokenLogProbs, worldModelLoss } from '../../../src/model/losses.ts';
 import { adamwStep, clipByGlobalNorm } from '../../../src/model/ops.ts';
 import type { AdamWConfig } from '../../../src/model/ops.ts';
 import { sample } from '../../../src/model/sampling.ts';
@@ -82,6 +82,16 @@ describe('CPU engine (onnxruntime-web wasm)', () => {
     }
     expect(maxAbsDiff(params, model.params)).toBeGreaterThan(adamw.lr);
     await local.dispose();
+  });
+
+  it('world-model objective: loss and gradients equal worldModelLoss', async () => {
+    const batch = batchFor(model, 3, 12, 25);
+    const targets = [0.1, 0.9, 0.5];
+    const want = worldModelLoss(model, batch, targets);
+    const got = await engine.gradients(batch, { kind: 'wm', targets });
+    expect(got.loss).toBeCloseTo(want.loss, 5);
+    expect(got.count).toBe(3);
+    expect(maxAbsDiff(got.grads, want.grads!)).toBeLessThan(1e-4 * Math.max(...want.grads!.map(Math.abs)));
   });
 
   it('setWeights replaces the weights that sampling and gradients use', async () => {
