@@ -1,0 +1,41 @@
+// Page module for the browser test of the engine (tests/e2e/gpu-engine.test.ts): runs the engine in
+// a dedicated module worker, as the product's policy worker does, and returns its outputs.
+import type { ModelConfig } from '../../model/config.ts';
+
+export interface EngineCheckRequest {
+  config: ModelConfig;
+  params: number[];
+  sequences: number[][];
+  programStart: number;
+  T: number;
+  prompt: number[];
+  maxNewTokens: number;
+  seed: number;
+}
+
+export interface EngineCheckResult {
+  adapter: string;
+  isSoftware: boolean;
+  backend: string;
+  /** [B, T], 'all' tokens */
+  logProbs: number[];
+  loss: number;
+  grads: number[];
+  sampled: number[];
+}
+
+export function runEngineInWorker(req: EngineCheckRequest): Promise<EngineCheckResult> {
+  const worker = new Worker(new URL('./browser-check-worker.ts', import.meta.url), { type: 'module' });
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent<{ ok: true; result: EngineCheckResult } | { ok: false; error: string }>) => {
+      worker.terminate();
+      if (e.data.ok) resolve(e.data.result);
+      else reject(new Error(e.data.error));
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      reject(new Error(`engine worker failed: ${e.message}`));
+    };
+    worker.postMessage(req);
+  });
+}
