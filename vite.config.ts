@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import type { Plugin } from 'vite';
 import { vendorAssets } from './scripts/vendor-assets.mjs';
+import { sandboxWorkerHeaders } from './src/sandbox-pyodide/vite-plugin.ts';
 
 // Dawn (the `webgpu` package) finds SwiftShader only through the Vulkan loader's environment, which
 // must be set before any worker thread starts: vitest's `test.env` comes too late for the loader.
@@ -21,11 +22,15 @@ function vendor(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [vendor(), svelte()],
+  plugins: [vendor(), svelte(), sandboxWorkerHeaders()],
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    rollupOptions: { input: { main: 'index.html', sandbox: 'sandbox.html' } },
+  },
   test: {
     projects: [
       {

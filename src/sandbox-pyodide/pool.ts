@@ -1,0 +1,618 @@
+// A pool of hardened Pyodide workers. Every submitted job gets exactly one result, whatever happens
+// to its worker: the soft timeout raises KeyboardInterrupt through a shared interrupt buffer, the hard
+// timeout terminates the worker, and a fresh one is restored from a memory snapshot in its place.
+// Workers are also recycled after a fatal Pyodide error, past a heap bound, after any interrupt and
+// after a number of runs (the heap never shrinks, and module-level state a program mutates in the
+// standard library would otherwise outlive it). Busy time is counted per worker for compute accounting.
+import type {
+  PageToWorker,
+  SandboxJob,
+  SandboxResult,
+  SandboxStatus,
+  WorkerBoot,
+  WorkerDone,
+  WorkerToPage,
+} from './protocol';
+import { pythonLibrary } from './python-library';
+import { loadRuntimeAssets, type RuntimeAssets } from './runtime-assets';
+
+export interface PoolOptions {
+  /** Number of workers (default: hardwareConcurrency - 1, at least 1, at most 8). */
+  size?: number;
+  /** Where the vendored Pyodide files are served (default: this app's /vendor/pyodide/). */
+  indexURL?: string;
+  /** Captured stdout + stderr per run, bytes. */
+  outputCapBytes?: number;
+  /** wasm memory a worker may grow to; past it allocations fail with MemoryError. */
+  memoryCapBytes?: number;
+  /** A worker whose heap ends a run above this is replaced. */
+  recycleHeapBytes?: number;
+  /** Time after the soft interrupt before the worker is terminated. */
+  hardGraceMs?: number;
+  /** Runs before a worker is replaced anyway. */
+  maxRunsPerWorker?: number;
+  /** A worker not ready after this long is terminated and spawned again. */
+  bootTimeoutMs?: number;
+  /** Workers kept booted and idle, so a killed worker's slot serves again at once. */
+  spares?: number;
+}
+
+export interface WorkerStats {
+  workerId: number;
+  state: 'booting' | 'idle' | 'busy' | 'down';
+  /** Runs finished by this slot, across its respawns. */
+  runs: number;
+  /** Time spent running jobs (dispatch to result), ms. */
+  busyMs: number;
+  /** Times this slot's worker was replaced. */
+  respawns: number;
+  /** Start-up time of the current worker, ms (from spawn to ready, page clock). */
+  lastBootMs: number;
+  /** The worker's own start-up phases, ms since its boot message arrived. */
+  lastPhases: Record<string, number>;
+  generation: number;
+}
+
+export interface PoolStats {
+  submitted: number;
+  settled: number;
+  queued: number;
+  byStatus: Record<SandboxStatus, number>;
+  /** Messages ignored because they did not match the worker's current job (forged or stale). */
+  ignoredMessages: number;
+  /** Attempts to settle an already settled job (must stay 0). */
+  doubleSettles: number;
+  /** Worker start-up times from the snapshot (spawn to ready, page clock), ms, most recent last (at most 1000). */
+  respawnMs: number[];
+  /** Slot downtimes after a kill or recycle (terminate to serving again, a spare makes it ~0), ms. */
+  slotDowntimeMs: number[];
+  /** Spares booted and waiting. */
+  sparesReady: number;
+  snapshotBytes: number;
+  snapshotMs: number;
+  snapshotPhases: Record<string, number>;
+  assetsMs: number;
+  workers: WorkerStats[];
+}
+
+interface Pending {
+  jobId: number;
+  job: SandboxJob;
+  resolve: (r: SandboxResult) => void;
+  settled: boolean;
+  submittedAt: number;
+  dispatchedAt: number;
+  nonce: string;
+  interrupted: boolean;
+  timers: ReturnType<typeof setTimeout>[];
+}
+
+/** One Pyodide worker, from spawn to termination. */
+interface Handle {
+  worker: Worker;
+  generation: number;
+  startedAt: number;
+  interrupt: Uint8Array;
+  ready: boolean;
+  /** The slot it serves; null while it waits as a spare. */
+  slot: Slot | null;
+  bootTimer: ReturnType<typeof setTimeout> | null;
+  phases: Record<string, number>;
+}
+
+/** A place in the pool: the worker ids callers see are slot ids, stable across respawns. */
+interface Slot {
+  id: number;
+  handle: Handle | null;
+  state: WorkerStats['state'];
+  current: Pending | null;
+  runsOnWorker: number;
+  runs: number;
+  busyMs: number;
+  respawns: number;
+  lastBootMs: number;
+  lastPhases: Record<string, number>;
+  generation: number;
+  bootFailures: number;
+  downSince: number;
+}
+
+const DEFAULTS = {
+  outputCapBytes: 256 * 1024,
+  memoryCapBytes: 1024 * 1024 * 1024,
+  recycleHeapBytes: 512 * 1024 * 1024,
+  hardGraceMs: 1000,
+  maxRunsPerWorker: 200,
+  bootTimeoutMs: 60_000,
+  spares: 1,
+};
+const MAX_BOOT_FAILURES = 3;
+
+function defaultSize(): number {
+  const cores = globalThis.navigator?.hardwareConcurrency ?? 2;
+  return Math.min(8, Math.max(1, cores - 1));
+}
+
+function spawnWorker(): Worker {
+  return new Worker(new URL('./sandbox-worker.ts', import.meta.url), { type: 'module', name: 'sandbox' });
+}
+
+function randomNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export class SandboxPool {
+  private readonly opts: Required<Omit<PoolOptions, 'indexURL'>> & { indexURL?: string };
+  private assets: RuntimeAssets | null = null;
+  private snapshot: SharedArrayBuffer | null = null;
+  private snapshotMs = 0;
+  private snapshotPhases: Record<string, number> = {};
+  private readonly library = pythonLibrary();
+  private slots: Slot[] = [];
+  private queue: Pending[] = [];
+  private nextJobId = 1;
+  private closed = false;
+  private readonly counts = {
+    submitted: 0,
+    settled: 0,
+    ignoredMessages: 0,
+    doubleSettles: 0,
+    byStatus: { ok: 0, error: 0, timeout: 0, memory: 0, killed: 0 } as Record<SandboxStatus, number>,
+  };
+  private respawnMs: number[] = [];
+  private downtimeMs: number[] = [];
+  private spares: Handle[] = [];
+  private spareFailures = 0;
+  private generation = 0;
+  private readyWaiters: (() => void)[] = [];
+
+  constructor(options: PoolOptions = {}) {
+    this.opts = { ...DEFAULTS, size: defaultSize(), ...options };
+  }
+
+  /** Loads the runtime once, makes the memory snapshot, starts the workers; resolves when all are ready. */
+  async start(): Promise<void> {
+    this.assets = await loadRuntimeAssets(this.opts.indexURL);
+    const t0 = performance.now();
+    this.snapshot = await this.makeSnapshot(this.assets);
+    this.snapshotMs = performance.now() - t0;
+    for (let i = 0; i < this.opts.size; i++) {
+      const slot: Slot = {
+        id: i,
+        handle: null,
+        state: 'down',
+        current: null,
+        runsOnWorker: 0,
+        runs: 0,
+        busyMs: 0,
+        respawns: 0,
+        lastBootMs: 0,
+        lastPhases: {},
+        generation: 0,
+        bootFailures: 0,
+        downSince: 0,
+      };
+      this.slots.push(slot);
+      this.spawn(slot);
+    }
+    await this.whenAllReady();
+    this.topUpSpares();
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** Runs one program; always resolves, exactly once. */
+  run(job: SandboxJob): Promise<SandboxResult> {
+    return new Promise((resolve) => {
+      const p: Pending = {
+        jobId: this.nextJobId++,
+        job,
+        resolve,
+        settled: false,
+        submittedAt: performance.now(),
+        dispatchedAt: 0,
+        nonce: randomNonce(),
+        interrupted: false,
+        timers: [],
+      };
+      this.counts.submitted++;
+      if (this.closed) {
+        this.settle(p, this.pageResult(p, 'killed', 'the sandbox pool is closed', null));
+        return;
+      }
+      this.queue.push(p);
+      this.pump();
+    });
+  }
+
+  /** Terminates a worker as if it had crashed (fault injection for tests); its job ends 'killed'. */
+  killWorker(workerId: number, reason = 'killed by request'): boolean {
+    const slot = this.slots[workerId];
+    if (!slot || !slot.handle) return false;
+    this.replace(slot, 'killed', reason);
+    return true;
+  }
+
+  stats(): PoolStats {
+    return {
+      submitted: this.counts.submitted,
+      settled: this.counts.settled,
+      queued: this.queue.length,
+      byStatus: { ...this.counts.byStatus },
+      ignoredMessages: this.counts.ignoredMessages,
+      doubleSettles: this.counts.doubleSettles,
+      respawnMs: [...this.respawnMs],
+      slotDowntimeMs: [...this.downtimeMs],
+      sparesReady: this.spares.filter((h) => h.ready).length,
+      snapshotBytes: this.snapshot?.byteLength ?? 0,
+      snapshotMs: this.snapshotMs,
+      snapshotPhases: { ...this.snapshotPhases },
+      assetsMs: this.assets?.loadMs ?? 0,
+      workers: this.slots.map((s) => ({
+        workerId: s.id,
+        state: s.state,
+        runs: s.runs,
+        busyMs: s.busyMs,
+        respawns: s.respawns,
+        lastBootMs: s.lastBootMs,
+        lastPhases: { ...s.lastPhases },
+        generation: s.generation,
+      })),
+    };
+  }
+
+  /** Resolves when every slot has a ready worker. */
+  whenAllReady(): Promise<void> {
+    if (this.slots.every((s) => s.state === 'idle' || s.state === 'busy')) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** Ends every worker; queued and running jobs resolve 'killed'. */
+  close(): void {
+    this.closed = true;
+    for (const h of this.spares.splice(0)) this.terminate(h);
+    for (const slot of this.slots) {
+      if (slot.handle) this.terminate(slot.handle);
+      slot.handle = null;
+      slot.state = 'down';
+      if (slot.current) this.settle(slot.current, this.pageResult(slot.current, 'killed', 'the sandbox pool was closed', slot));
+      slot.current = null;
+    }
+    for (const p of this.queue.splice(0)) this.settle(p, this.pageResult(p, 'killed', 'the sandbox pool was closed', null));
+  }
+
+  private makeSnapshot(assets: RuntimeAssets): Promise<SharedArrayBuffer> {
+    return new Promise((resolve, reject) => {
+      const worker = spawnWorker();
+      const timer = setTimeout(() => {
+        worker.terminate();
+        reject(new Error('sandbox: the snapshot worker did not finish in time'));
+      }, this.opts.bootTimeoutMs);
+      worker.onmessage = (e: MessageEvent<WorkerToPage>) => {
+        const msg = e.data;
+        clearTimeout(timer);
+        worker.terminate();
+        if (msg.type === 'snapshot') {
+          this.snapshotPhases = msg.phases;
+          resolve(msg.snapshot);
+        }
+        else reject(new Error(`sandbox: snapshot worker: ${msg.type === 'boot-failed' ? msg.message : msg.type}`));
+      };
+      worker.onerror = (e) => {
+        clearTimeout(timer);
+        worker.terminate();
+        reject(new Error(`sandbox: snapshot worker failed: ${e.message}`));
+      };
+      worker.postMessage(this.bootMessage(assets, -1, true, new SharedArrayBuffer(4)) satisfies PageToWorker);
+    });
+  }
+
+  private bootMessage(assets: RuntimeAssets, workerId: number, makeSnapshot: boolean, interruptBuffer: SharedArrayBuffer): WorkerBoot {
+    return {
+      type: 'boot',
+      workerId,
+      indexURL: assets.indexURL,
+      wasmModule: assets.wasmModule,
+      stdlibZip: assets.stdlibZip,
+      lockFileJson: assets.lockFileJson,
+      ...(makeSnapshot || !this.snapshot ? {} : { snapshot: this.snapshot }),
+      makeSnapshot,
+      interruptBuffer,
+      pythonFiles: this.library,
+      outputCapBytes: this.opts.outputCapBytes,
+      memoryCapBytes: this.opts.memoryCapBytes,
+    };
+  }
+
+  /** Starts a worker from the snapshot, for `slot` or (slot null) as a spare. */
+  private spawn(slot: Slot | null): void {
+    if (this.closed || !this.assets) return;
+    const handle: Handle = {
+      worker: spawnWorker(),
+      generation: ++this.generation,
+      startedAt: performance.now(),
+      interrupt: new Uint8Array(new SharedArrayBuffer(4)),
+      ready: false,
+      slot,
+      bootTimer: null,
+      phases: {},
+    };
+    if (slot) {
+      slot.handle = handle;
+      slot.state = 'booting';
+      slot.generation++;
+    } else {
+      this.spares.push(handle);
+    }
+    const { worker } = handle;
+    worker.onmessage = (e: MessageEvent<WorkerToPage>) => {
+      const msg = e.data;
+      if (msg.type === 'ready' && !handle.ready) {
+        if (handle.bootTimer) clearTimeout(handle.bootTimer);
+        handle.bootTimer = null;
+        if (msg.leftoverGlobals.length > 0) {
+          // A worker that could not lock down must never run a program.
+          this.bootFailed(handle, `lock-down left ${msg.leftoverGlobals.join(', ')}`);
+          return;
+        }
+        handle.ready = true;
+        handle.phases = msg.phases;
+        this.recordRespawn(performance.now() - handle.startedAt);
+        this.onReady(handle);
+      } else if (msg.type === 'boot-failed') {
+        this.bootFailed(handle, msg.message);
+      } else if (msg.type === 'done' && handle.slot && handle.slot.handle === handle) {
+        this.onDone(handle.slot, msg);
+      } else {
+        this.counts.ignoredMessages++;
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      if (!handle.ready) this.bootFailed(handle, e.message || 'worker error during start-up');
+      else if (handle.slot && handle.slot.handle === handle) this.replace(handle.slot, 'killed', `the worker crashed: ${e.message || 'unknown error'}`);
+      else this.dropSpare(handle);
+    };
+    worker.onmessageerror = () => {
+      if (handle.slot && handle.slot.handle === handle) this.replace(handle.slot, 'killed', 'a message from the worker could not be read');
+    };
+    handle.bootTimer = setTimeout(() => {
+      if (!handle.ready) this.bootFailed(handle, 'start-up timed out');
+    }, this.opts.bootTimeoutMs);
+    worker.postMessage(this.bootMessage(this.assets, slot ? slot.id : -1, false, handle.interrupt.buffer as SharedArrayBuffer) satisfies PageToWorker);
+  }
+
+  private onReady(handle: Handle): void {
+    const slot = handle.slot;
+    if (!slot) {
+      // A spare: hand it to a slot that is down, if any.
+      const waiting = this.slots.find((s) => s.state === 'down' || (s.state === 'booting' && s.handle && !s.handle.ready));
+      if (waiting) this.attachSpare(waiting);
+      return;
+    }
+    slot.lastBootMs = performance.now() - handle.startedAt;
+    slot.lastPhases = handle.phases;
+    slot.bootFailures = 0;
+    this.slotServing(slot);
+  }
+
+  private slotServing(slot: Slot): void {
+    if (slot.downSince > 0) {
+      this.downtimeMs.push(performance.now() - slot.downSince);
+      if (this.downtimeMs.length > 1000) this.downtimeMs.shift();
+      slot.downSince = 0;
+    }
+    slot.state = 'idle';
+    this.notifyReady();
+    this.pump();
+  }
+
+  /** Gives `slot` a ready spare (ending any worker still booting for it). Returns false if none is ready. */
+  private attachSpare(slot: Slot): boolean {
+    const i = this.spares.findIndex((h) => h.ready);
+    if (i < 0) return false;
+    const [spare] = this.spares.splice(i, 1);
+    if (slot.handle && slot.handle !== spare) this.terminate(slot.handle);
+    spare.slot = slot;
+    slot.handle = spare;
+    slot.generation++;
+    slot.runsOnWorker = 0;
+    slot.lastBootMs = performance.now() - spare.startedAt;
+    slot.lastPhases = spare.phases;
+    slot.bootFailures = 0;
+    this.slotServing(slot);
+    this.topUpSpares();
+    return true;
+  }
+
+  private topUpSpares(): void {
+    if (this.closed || this.spareFailures >= MAX_BOOT_FAILURES) return;
+    while (this.spares.length < this.opts.spares) this.spawn(null);
+  }
+
+  private dropSpare(handle: Handle): void {
+    this.terminate(handle);
+    this.spares = this.spares.filter((h) => h !== handle);
+  }
+
+  private terminate(handle: Handle): void {
+    if (handle.bootTimer) clearTimeout(handle.bootTimer);
+    handle.bootTimer = null;
+    handle.worker.onmessage = null;
+    handle.worker.onerror = null;
+    handle.worker.terminate();
+  }
+
+  private recordRespawn(ms: number): void {
+    this.respawnMs.push(ms);
+    if (this.respawnMs.length > 1000) this.respawnMs.shift();
+  }
+
+  private bootFailed(handle: Handle, message: string): void {
+    this.terminate(handle);
+    const slot = handle.slot;
+    if (!slot) {
+      this.spares = this.spares.filter((h) => h !== handle);
+      this.spareFailures++;
+      if (this.spareFailures >= MAX_BOOT_FAILURES) console.error(`sandbox: spare workers fail to start: ${message}`);
+      this.topUpSpares();
+      return;
+    }
+    if (slot.handle !== handle) return;
+    slot.handle = null;
+    slot.state = 'down';
+    slot.bootFailures++;
+    if (slot.bootFailures < MAX_BOOT_FAILURES) {
+      slot.respawns++;
+      if (!this.attachSpare(slot)) this.spawn(slot);
+      return;
+    }
+    console.error(`sandbox worker ${slot.id} failed to start ${slot.bootFailures} times: ${message}`);
+    this.notifyReady();
+    // With no worker able to start, queued jobs would wait for ever: end them now.
+    if (this.slots.every((s) => s.state === 'down')) {
+      for (const p of this.queue.splice(0)) this.settle(p, this.pageResult(p, 'killed', `sandbox unavailable: ${message}`, null));
+    }
+  }
+
+  private notifyReady(): void {
+    if (!this.slots.every((s) => s.state !== 'booting')) return;
+    for (const w of this.readyWaiters.splice(0)) w();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((s) => s.state === 'idle');
+      if (!slot) return;
+      const p = this.queue.shift() as Pending;
+      this.dispatch(slot, p);
+    }
+  }
+
+  private dispatch(slot: Slot, p: Pending): void {
+    const handle = slot.handle as Handle;
+    const { worker, interrupt } = handle;
+    slot.state = 'busy';
+    slot.current = p;
+    p.dispatchedAt = performance.now();
+    Atomics.store(interrupt, 0, 0);
+    const timeoutMs = Math.max(1, p.job.timeoutMs);
+    p.timers.push(
+      setTimeout(() => {
+        if (slot.current !== p) return;
+        p.interrupted = true;
+        Atomics.store(interrupt, 0, 2); // SIGINT: KeyboardInterrupt at the next bytecode check
+      }, timeoutMs),
+      setTimeout(() => {
+        if (slot.current === p) this.replace(slot, 'timeout', `no result ${this.opts.hardGraceMs} ms after the interrupt: worker terminated`);
+      }, timeoutMs + this.opts.hardGraceMs),
+    );
+    worker.postMessage({ type: 'run', jobId: p.jobId, nonce: p.nonce, source: p.job.source, files: p.job.files } satisfies PageToWorker);
+  }
+
+  private onDone(slot: Slot, msg: WorkerDone): void {
+    const p = slot.current;
+    if (!p || msg.jobId !== p.jobId || msg.nonce !== p.nonce) {
+      this.counts.ignoredMessages++;
+      return;
+    }
+    const now = performance.now();
+    let status: SandboxStatus;
+    let reason: string | undefined;
+    if (p.interrupted) {
+      status = 'timeout';
+      reason = `interrupted after ${p.job.timeoutMs} ms`;
+    } else if (msg.status === 'interrupted') {
+      status = 'error'; // the program raised KeyboardInterrupt itself
+    } else {
+      status = msg.status;
+    }
+    if (msg.fatal) reason = reason ?? 'fatal Pyodide error: worker recycled';
+    this.finishSlotJob(slot, now);
+    this.settle(p, {
+      status,
+      ...(msg.predictionsCsv !== undefined && status === 'ok' ? { predictionsCsv: msg.predictionsCsv } : {}),
+      stdout: msg.stdout,
+      stderr: msg.stderr,
+      outputTruncated: msg.outputTruncated,
+      ...(msg.traceback ? { traceback: msg.traceback } : {}),
+      ...(reason ? { reason } : {}),
+      seconds: msg.seconds,
+      wallMs: now - p.dispatchedAt,
+      queuedMs: p.dispatchedAt - p.submittedAt,
+      workerId: slot.id,
+      jobId: p.jobId,
+      heapBytes: msg.heapBytes,
+    });
+    slot.runsOnWorker++;
+    const recycle =
+      msg.fatal || p.interrupted || msg.heapBytes > this.opts.recycleHeapBytes || slot.runsOnWorker >= this.opts.maxRunsPerWorker;
+    if (recycle) {
+      this.replace(slot, null, '');
+    } else {
+      slot.state = 'idle';
+      this.pump();
+    }
+  }
+
+  private finishSlotJob(slot: Slot, now: number): void {
+    const p = slot.current;
+    if (!p) return;
+    for (const t of p.timers) clearTimeout(t);
+    slot.busyMs += now - p.dispatchedAt;
+    slot.runs++;
+    slot.current = null;
+  }
+
+  /** Terminates the slot's worker, ends its job (if any) with `status`, and puts a fresh worker in. */
+  private replace(slot: Slot, status: SandboxStatus | null, reason: string): void {
+    const p = slot.current;
+    if (p && status) {
+      const now = performance.now();
+      this.finishSlotJob(slot, now);
+      this.settle(p, this.pageResult(p, status, reason, slot, now));
+    }
+    slot.current = null;
+    if (slot.handle) this.terminate(slot.handle);
+    slot.handle = null;
+    slot.state = 'down';
+    slot.downSince = performance.now();
+    slot.respawns++;
+    if (this.closed) return;
+    if (!this.attachSpare(slot)) this.spawn(slot);
+  }
+
+  /** A result decided on the page, when the worker could not give one. */
+  private pageResult(p: Pending, status: SandboxStatus, reason: string, slot: Slot | null, now = performance.now()): SandboxResult {
+    const started = p.dispatchedAt || now;
+    return {
+      status,
+      stdout: '',
+      stderr: '',
+      outputTruncated: false,
+      reason,
+      seconds: (now - started) / 1000,
+      wallMs: now - started,
+      queuedMs: (p.dispatchedAt || now) - p.submittedAt,
+      workerId: slot ? slot.id : -1,
+      jobId: p.jobId,
+      heapBytes: 0,
+    };
+  }
+
+  private settle(p: Pending, result: SandboxResult): void {
+    if (p.settled) {
+      this.counts.doubleSettles++;
+      return;
+    }
+    p.settled = true;
+    for (const t of p.timers) clearTimeout(t);
+    this.counts.settled++;
+    this.counts.byStatus[result.status]++;
+    p.resolve(result);
+  }
+}

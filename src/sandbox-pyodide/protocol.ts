@@ -1,0 +1,119 @@
+// What the page and a sandbox worker say to each other, and what a caller of the pool gets back.
+// Test labels have no field here on purpose: a job carries only what a program may read.
+
+/** The files a program finds in its working directory. */
+export interface SandboxFiles {
+  'train.csv': string;
+  'test.csv': string;
+  'task.json': string;
+}
+
+export interface SandboxJob {
+  source: string;
+  files: SandboxFiles;
+  /** Wall-clock budget for the program itself; the soft interrupt fires here, the hard kill a grace later. */
+  timeoutMs: number;
+}
+
+export type SandboxStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'killed';
+
+export interface SandboxResult {
+  status: SandboxStatus;
+  /** predictions.csv as the program left it (absent if it wrote none, or the run did not finish). */
+  predictionsCsv?: string;
+  stdout: string;
+  stderr: string;
+  /** True when stdout or stderr passed the output cap and was cut. */
+  outputTruncated: boolean;
+  /** Python traceback, trimmed to the program's own frames where possible. */
+  traceback?: string;
+  /** Why the pool ended the job, for killed/timeout/memory results decided on the page. */
+  reason?: string;
+  /** Program run time measured in the worker (exec only), or wall time until the kill. */
+  seconds: number;
+  /** Page-side time from dispatch to result, including message passing and file set-up. */
+  wallMs: number;
+  /** Time the job waited for a free worker. */
+  queuedMs: number;
+  workerId: number;
+  /** Sequence number of the job in this pool (1-based), so callers can check none is lost or doubled. */
+  jobId: number;
+  /** The worker's wasm heap after the run, bytes (0 when the worker died). */
+  heapBytes: number;
+}
+
+/** Everything a fresh worker needs, all fetched and compiled by the page before the worker locks down. */
+export interface WorkerBoot {
+  type: 'boot';
+  workerId: number;
+  /** Absolute URL of the vendored pyodide directory (ends with '/'); module imports only, no fetch. */
+  indexURL: string;
+  wasmModule: WebAssembly.Module;
+  /** Shared, so sending it to each new worker copies nothing. */
+  stdlibZip: SharedArrayBuffer;
+  lockFileJson: string;
+  /** Memory snapshot to restore from; absent for the bootstrap worker that makes it. */
+  snapshot?: SharedArrayBuffer;
+  /** Make a snapshot after start-up instead of serving jobs (the bootstrap worker). */
+  makeSnapshot: boolean;
+  interruptBuffer: SharedArrayBuffer;
+  /** Python files (toolkit and runner) to place on sys.path, keyed by path relative to the library root. */
+  pythonFiles: Record<string, string>;
+  outputCapBytes: number;
+  memoryCapBytes: number;
+}
+
+export interface WorkerRun {
+  type: 'run';
+  jobId: number;
+  nonce: string;
+  source: string;
+  files: SandboxFiles;
+}
+
+export type PageToWorker = WorkerBoot | WorkerRun;
+
+export interface WorkerReady {
+  type: 'ready';
+  workerId: number;
+  bootMs: number;
+  /** Start-up phases, ms since the boot message arrived. */
+  phases: Record<string, number>;
+  fromSnapshot: boolean;
+  /** Globals that should be gone after lock-down but are still reachable (must be empty). */
+  leftoverGlobals: string[];
+  heapBytes: number;
+}
+
+export interface WorkerSnapshot {
+  type: 'snapshot';
+  snapshot: SharedArrayBuffer;
+  bootMs: number;
+  phases: Record<string, number>;
+}
+
+/** Status as seen inside the worker; the page turns it into the final SandboxStatus. */
+export type WorkerStatus = 'ok' | 'error' | 'memory' | 'interrupted';
+
+export interface WorkerDone {
+  type: 'done';
+  jobId: number;
+  nonce: string;
+  status: WorkerStatus;
+  predictionsCsv?: string;
+  stdout: string;
+  stderr: string;
+  outputTruncated: boolean;
+  traceback?: string;
+  seconds: number;
+  heapBytes: number;
+  /** Pyodide suffered a fatal error: the worker must not run anything else. */
+  fatal: boolean;
+}
+
+export interface WorkerFailed {
+  type: 'boot-failed';
+  message: string;
+}
+
+export type WorkerToPage = WorkerReady | WorkerSnapshot | WorkerDone | WorkerFailed;
