@@ -1,8 +1,9 @@
 // The CPU policy engine: onnxruntime-web's threaded wasm backend runs graphs that the ONNX builder
-// emits with the weights fed as one flat input (so updates need no re-export):
-//   training graph (forward + hand-derived backward) for gradients,
-//   the same graph without backward for log-probabilities,
-//   the incremental-decoding graph (past keys/values) for sampling.
+// emits:
+//   training graph (forward + hand-derived backward) for gradients, weights fed as one flat input,
+//   the same graph without backward for log-probabilities, also with the flat input,
+//   the incremental-decoding graph (past keys/values) for sampling, weights as initializers,
+//   rebuilt after the weights change (see decoderSession).
 // AdamW and clipping run in JS on the flat array (O(params)).
 
 import type { ModelConfig } from '../model/config.ts';
@@ -32,6 +33,9 @@ export class CpuEngine implements PolicyEngine {
   private lmEval: Promise<OnnxTrainingSession> | null = null;
   private wmTrain: Promise<OnnxTrainingSession> | null = null;
   private decoder: Promise<ort.InferenceSession> | null = null;
+  /** weights version the decoder session was built from; bumped by update and setWeights */
+  private decoderVersion = -1;
+  private weightsVersion = 0;
 
   private constructor(
     readonly config: ModelConfig,
@@ -63,8 +67,19 @@ export class CpuEngine implements PolicyEngine {
   private wmTrainSession(): Promise<OnnxTrainingSession> {
     return (this.wmTrain ??= OnnxTrainingSession.create(this.config, this.layout, 'wm'));
   }
-  private decoderSession(): Promise<ort.InferenceSession> {
-    return (this.decoder ??= createWasmSession(exportPolicyDecoder({ config: this.config, layout: this.layout, params: this.params }, 'flat-input')));
+  /**
+   * The decoding graph with the CURRENT weights as initializers: onnxruntime pre-packs constant
+   * MatMul weights, which made a decoding step ~4x faster than feeding the flat array (measured on
+   * 'small', batch 8: 10 ms vs 46 ms per step) for ~0.14 s of session creation after each update.
+   */
+  private async decoderSession(): Promise<ort.InferenceSession> {
+    if (this.decoder && this.decoderVersion === this.weightsVersion) return this.decoder;
+    const stale = this.decoder;
+    this.decoder = null;
+    if (stale) await (await stale).release();
+    this.decoderVersion = this.weightsVersion;
+    this.decoder = createWasmSession(exportPolicyDecoder({ config: this.config, layout: this.layout, params: this.params }, 'initializers'));
+    return this.decoder;
   }
 
   async logProbs(batch: SequenceBatch, which: 'mask' | 'all' = 'mask'): Promise<Float32Array> {
@@ -109,6 +124,7 @@ export class CpuEngine implements PolicyEngine {
     const gradNorm = globalNorm(grads);
     const clipScale = options.maxGradNorm && options.maxGradNorm > 0 ? clipByGlobalNorm(grads, options.maxGradNorm) : 1;
     this.step += 1;
+    this.weightsVersion++;
     adamwByTensor(this.layout, this.params, grads, this.m, this.v, this.step, options.adamw);
     return { ...rest, gradNorm, clipScale, step: this.step, ms: performance.now() - t0 };
   }
@@ -130,7 +146,6 @@ export class CpuEngine implements PolicyEngine {
     const offset = prompts.map((p) => P0 - p.length);
     const results: EngineSample[] = prompts.map(() => ({ tokens: [], logProbs: [], stopped: false }));
     const active = prompts.map((p) => options.maxNewTokens > 0 && p.length < Tmax);
-    const paramsTensor = floatTensor(this.params, [this.params.length]);
     let past: ort.Tensor[] = [];
     for (let i = 0; i < 2 * L; i++) past.push(floatTensor(new Float32Array(0), [B, H, 0, Dh]));
     let P = 0;
@@ -149,7 +164,6 @@ export class CpuEngine implements PolicyEngine {
         }
       }
       const feeds: Record<string, ort.Tensor> = {
-        params: paramsTensor,
         tokens: int64Tensor(stepTokens, [B, S]),
         positions: int64Tensor(positions, [B, S]),
         attn_bias: floatTensor(bias, [B, 1, S, Ltot]),
@@ -198,6 +212,7 @@ export class CpuEngine implements PolicyEngine {
   async setWeights(params: Float32Array, resetOptimizer = false): Promise<void> {
     if (params.length !== this.layout.totalLength) throw new Error(`cpu engine: ${params.length} parameters, layout needs ${this.layout.totalLength}`);
     this.params.set(params);
+    this.weightsVersion++;
     if (resetOptimizer) {
       this.m.fill(0);
       this.v.fill(0);

@@ -97,7 +97,15 @@ describe('CPU engine (onnxruntime-web wasm)', () => {
   it('setWeights replaces the weights that sampling and gradients use', async () => {
     const other = roughModel('tiny', 99);
     const local = CpuEngine.fromModel(model);
+    const prompt = [1, 9, 4];
+    const opts = { maxNewTokens: 8, temperature: 1, stopToken: -1 };
+    const before = await local.sample([prompt], { ...opts, rngs: [testRng(5)] });
+    expect(before[0].tokens).toEqual(sample(model, prompt, { ...opts, rng: testRng(5) }).tokens);
     await local.setWeights(other.params, true);
+    // the decoding session must follow the new weights
+    const after = await local.sample([prompt], { ...opts, rngs: [testRng(5)] });
+    expect(after[0].tokens).toEqual(sample(other, prompt, { ...opts, rng: testRng(5) }).tokens);
+    expect(after[0].tokens).not.toEqual(before[0].tokens);
     const batch = batchFor(other, 2, 10, 24);
     expect(maxAbsDiff(await local.logProbs(batch, 'all'), tokenLogProbs(other, batch, 'all'))).toBeLessThan(2e-5);
     await local.dispose();
