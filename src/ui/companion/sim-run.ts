@@ -120,3 +120,18 @@ export function fallbackSweep(base: SimRunConfig, readabilities: readonly number
     return { readability, wA: lateMean(ivw, (s) => s.wA), lambda: lateMean(ppi, (s) => s.lambda) };
   });
 }
+
+/** The three runs sections 4 and 5 show, on the same programs: ivw and ppi with debiasing, ivw without. */
+export interface RunComparison {
+  ivw: SimRunStep[];
+  ppi: SimRunStep[];
+  ivwNoDebias: SimRunStep[];
+}
+
+export function compareRuns(base: Omit<SimRunConfig, 'fusion' | 'debias'>): RunComparison {
+  return {
+    ivw: simulateRun({ ...base, fusion: 'ivw', debias: true }),
+    ppi: simulateRun({ ...base, fusion: 'ppi', debias: true }),
+    ivwNoDebias: simulateRun({ ...base, fusion: 'ivw', debias: false }),
+  };
+}

@@ -1,0 +1,123 @@
+// The companion view (#/paper) in a real browser: every section renders a figure computed by the
+// project's method code, moving a control changes the numbers the figure shows, and the page saves a
+// full-page screenshot for a human to look at.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, serveDist, type Served } from './browser';
+
+const artifacts = resolve(import.meta.dirname, '../../test-results');
+const SECTIONS = ['anchors', 'advantages', 'debias', 'denoise', 'theory', 'paper'];
+
+/** Sets a range input the way a user's drag ends: new value, then an input event. */
+async function setRange(page: Page, testid: string, value: number): Promise<void> {
+  await page.evaluate(
+    ([id, v]) => {
+      const el = document.querySelector<HTMLInputElement>(`[data-testid="${id}"]`);
+      if (!el) throw new Error(`no control ${id}`);
+      el.value = String(v);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [testid, value] as const,
+  );
+}
+
+async function text(page: Page, testid: string): Promise<string> {
+  return (await page.locator(`[data-testid="${testid}"]`).first().textContent()) ?? '';
+}
+
+/** Waits until the element's text differs from `before`, and returns the new text. */
+async function changed(page: Page, testid: string, before: string): Promise<string> {
+  await page.waitForFunction(
+    ([id, b]) => (document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '') !== b,
+    [testid, before] as const,
+    { timeout: 10_000 },
+  );
+  return text(page, testid);
+}
+
+describe('the paper, live (#/paper)', () => {
+  let served: Served;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    served = await serveDist();
+    browser = await launchChromium({ webgpu: false });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  it('renders every section with a live figure, reacts to its controls, and saves a screenshot', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${served.url}#/paper`);
+    await page.waitForSelector('[data-testid=companion]', { timeout: 60_000 });
+
+    for (const id of SECTIONS) {
+      const figures = page.locator(`[data-testid="section-${id}"] svg[role=img]`);
+      expect(await figures.count(), `section ${id} has a figure`).toBeGreaterThan(0);
+      expect((await figures.first().getAttribute('aria-label'))?.length ?? 0).toBeGreaterThan(10);
+    }
+
+    // 1. Anchors: more rho, more anchors; the invariant's numbers are on the page.
+    const anchors = await text(page, 'anchors-total');
+    expect(anchors).toMatch(/^32 of 320 groups$/);
+    await setRange(page, 'anchors-rho', 0.3);
+    expect(await changed(page, 'anchors-total', anchors)).toBe('96 of 320 groups');
+    await setRange(page, 'anchors-batch', 2);
+    await setRange(page, 'anchors-rho', 0.1);
+    expect(await text(page, 'anchors-empty')).toMatch(/^3\d of 40$/);
+
+    // 2. Advantages: editing a reward changes them; with n = 2 'std' shows +-0.71.
+    const adv = await text(page, 'adv-values');
+    await setRange(page, 'adv-r0', 0.9);
+    await changed(page, 'adv-values', adv);
+    await setRange(page, 'adv-n', 2);
+    await page.waitForFunction(() => document.querySelectorAll('input[data-testid^="adv-r"]').length === 2);
+    const bars = await text(page, 'adv-chart');
+    expect(bars).toContain('0.71');
+    expect(bars).toContain('-0.71');
+
+    // 3. Debiasing: more steps, more pairs, a better calibrator.
+    const mae = await text(page, 'debias-mae-linear');
+    await setRange(page, 'debias-steps', 80);
+    const maeAfter = await changed(page, 'debias-mae-linear', mae);
+    expect(Number(maeAfter)).toBeLessThan(Number(mae));
+
+    // 4. Denoising: an unreadable score moves weight to the anchors and lambda toward 0.
+    await page.waitForFunction(() => document.querySelector('[data-testid=denoise-sweep-count]')?.textContent === '6/6', undefined, { timeout: 30_000 });
+    const wA = Number(await text(page, 'denoise-wa'));
+    const lambda = Number(await text(page, 'denoise-lambda'));
+    const slope = await text(page, 'theory-slope');
+    await setRange(page, 'denoise-readability', 0);
+    const wABlind = Number(await changed(page, 'denoise-wa', String(wA.toFixed(3))));
+    expect(wABlind).toBeGreaterThan(wA + 0.2);
+    expect(Number(await text(page, 'denoise-lambda'))).toBeLessThan(lambda);
+    // 5. Theory follows the same runs.
+    expect(await text(page, 'theory-slope')).not.toBe(slope);
+    await setRange(page, 'denoise-readability', 0.9);
+    await changed(page, 'denoise-wa', wABlind.toFixed(3));
+
+    // 6. The paper's numbers, labelled as such.
+    expect(await text(page, 'paper-label')).toContain("paper's numbers, not ours");
+    expect(await page.locator('[data-testid=paper-table] tbody tr').count()).toBe(7);
+
+    // Recomputation times, as measured by the page itself.
+    const times: Record<string, number> = {};
+    for (const id of ['anchors', 'advantages', 'debias', 'denoise']) {
+      times[id] = Number((await text(page, `ms-${id}`)).match(/([\d.]+) ms/)?.[1]);
+      expect(times[id]).toBeLessThan(1000);
+    }
+    console.log('companion recompute ms', JSON.stringify(times));
+
+    await page.waitForFunction(() => document.querySelector('[data-testid=denoise-sweep-count]')?.textContent === '6/6', undefined, { timeout: 30_000 });
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: resolve(artifacts, 'companion.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
