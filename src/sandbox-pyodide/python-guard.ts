@@ -153,6 +153,12 @@ def _sandbox_make_runner(workdir, blocked, file_cap_bytes):
         base['limit'] = sys.getrecursionlimit()
         base['streams'] = (sys.stdout, sys.stderr, sys.stdin)
         base['hooks'] = (sys.excepthook, sys.displayhook)
+        # Module namespaces (shallow): a program that rebinds json.dumps or math.pi changes only
+        # its own run. Objects mutated in place (class attributes, caches) are not covered: the
+        # pool replaces each worker after a bounded number of runs for that.
+        base['namespaces'] = [(m.__dict__, dict(m.__dict__)) for name, m in sys.modules.items()
+                              if m is not None and name not in ('sys', 'builtins') and hasattr(m, '__dict__')
+                              and isinstance(m.__dict__, dict)]
         armed[0] = True
 
     interrupt_type = KeyboardInterrupt
@@ -175,6 +181,10 @@ def _sandbox_make_runner(workdir, blocked, file_cap_bytes):
             if name not in modules:
                 del sys.modules[name]
         sys.modules.update(modules)
+        for ns, saved in base['namespaces']:
+            if len(ns) != len(saved) or any(ns.get(k, ns) is not v for k, v in saved.items()):
+                ns.clear()
+                ns.update(saved)
         builtins.__dict__.clear()
         builtins.__dict__.update(base['builtins'])
         sys.path[:] = base['path']

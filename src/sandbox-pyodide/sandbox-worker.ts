@@ -104,11 +104,11 @@ function capFileGrowth(py: PyodideAPI, capBytes: number): void {
   const expand = memfs.expandFileStorage.bind(memfs);
   memfs.expandFileStorage = (node: Node, newCapacity: number) => {
     const before = node.contents?.length ?? 0;
-    if (newCapacity > before) {
-      if (fsGrown + (newCapacity - before) > capBytes) throw new fs.ErrnoError(51 /* ENOSPC */);
-      fsGrown += newCapacity - before;
-    }
+    if (newCapacity <= before) return;
+    if (fsGrown + (newCapacity - before) > capBytes) throw new fs.ErrnoError(51 /* ENOSPC */);
     expand(node, newCapacity);
+    // Count what was really allocated (MEMFS grows capacity geometrically).
+    fsGrown += (node.contents?.length ?? 0) - before;
   };
 }
 
