@@ -25,6 +25,8 @@ export interface BackendFigures {
   forward_backward_tokens_per_s: number;
   sampling_tokens_per_s: number;
   world_model_programs_per_s: number;
+  /** one-off cost before the first sampling call after a weight update (decoder session rebuild), seconds */
+  sampling_rebuild_s?: number;
   /** shapes used, so figures can be compared */
   shapes: { train_batch: number; train_seq: number; sample_batch: number; sample_new_tokens: number; wm_batch: number; wm_seq: number };
 }
@@ -136,6 +138,8 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
       const sampleOnce = () => engine.sample(prompts, { maxNewTokens: newTokens, temperature: 1, rngs: prompts.map((_, i) => mulberry32(i)), stopToken: -1 });
       await sampleOnce();
       const ss = await best(2, sampleOnce);
+      await engine.setWeights(await engine.getWeights());
+      const afterUpdate = await best(1, sampleOnce);
       const tokenizer = new Tokenizer([]);
       const wmModel = createModel(namedConfig(name, { vocabSize: Math.max(V, tokenizer.vocabSize) }), mulberry32(2));
       const runner = await WorldModelRunner.create(exportWorldModel(wmModel), tokenizer, wmModel.config, { prefer: 'wasm' });
@@ -151,6 +155,7 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
         forward_backward_tokens_per_s: (B * T) / fb,
         sampling_tokens_per_s: (SB * newTokens) / ss,
         world_model_programs_per_s: WB / ws,
+        sampling_rebuild_s: Math.max(0, afterUpdate - ss),
         shapes: { train_batch: B, train_seq: T, sample_batch: SB, sample_new_tokens: newTokens, wm_batch: WB, wm_seq: wmSeq },
       };
       log(`${name} cpu-onnx-wasm ${JSON.stringify(backends['cpu-onnx-wasm'])}`);
