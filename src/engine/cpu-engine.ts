@@ -41,20 +41,22 @@ export class CpuEngine implements PolicyEngine {
     readonly config: ModelConfig,
     readonly layout: ParameterLayout,
     private params: Float32Array,
+    /** bound on B*T per graph run; larger batches run in chunks whose gradients are summed */
+    private readonly maxTokensPerRun: number,
   ) {
     this.m = new Float32Array(layout.totalLength);
     this.v = new Float32Array(layout.totalLength);
     this.backend = `cpu (onnxruntime-web wasm, ${ort.env.wasm.numThreads ?? 1} threads)`;
   }
 
-  static create(config: ModelConfig, params: Float32Array, runtime: OrtRuntimeOptions = {}): CpuEngine {
+  static create(config: ModelConfig, params: Float32Array, runtime: OrtRuntimeOptions & { maxTokensPerRun?: number } = {}): CpuEngine {
     configureOrt(runtime);
     const layout = buildLayout(config);
     if (params.length !== layout.totalLength) throw new Error(`cpu engine: ${params.length} parameters, layout needs ${layout.totalLength}`);
-    return new CpuEngine(config, layout, params.slice());
+    return new CpuEngine(config, layout, params.slice(), runtime.maxTokensPerRun ?? 8192);
   }
 
-  static fromModel(model: Model, runtime: OrtRuntimeOptions = {}): CpuEngine {
+  static fromModel(model: Model, runtime: OrtRuntimeOptions & { maxTokensPerRun?: number } = {}): CpuEngine {
     return CpuEngine.create(model.config, model.params, runtime);
   }
 
@@ -85,36 +87,81 @@ export class CpuEngine implements PolicyEngine {
 
   async logProbs(batch: SequenceBatch, which: 'mask' | 'all' = 'mask'): Promise<Float32Array> {
     validateSequenceBatch(batch);
-    const session = await this.lmEvalSession();
-    const pass = await session.lm(this.params, batch.tokens, batch.B, batch.T, new Float32Array(batch.B * batch.T));
+    const { logProbs } = await this.lmRuns(await this.lmEvalSession(), batch, new Float32Array(batch.B * batch.T), false);
     const out = new Float32Array(batch.B * batch.T);
     for (let b = 0; b < batch.B; b++) {
       for (let t = 1; t < batch.lengths[b]; t++) {
         const pos = b * batch.T + t;
-        if (which === 'all' || batch.lossMask[pos] !== 0) out[pos] = pass.logProbs[pos];
+        if (which === 'all' || batch.lossMask[pos] !== 0) out[pos] = logProbs[pos];
       }
     }
     return out;
   }
 
+  /**
+   * Row chunks of the batch, each at most maxTokensPerRun tokens at the width of the longest
+   * sequence (padding beyond it never influences earlier positions, so it is dropped).
+   */
+  private chunks(batch: SequenceBatch): { start: number; end: number; width: number }[] {
+    const width = Math.max(...Array.from(batch.lengths));
+    const rows = Math.max(1, Math.floor(this.maxTokensPerRun / width));
+    const out = [];
+    for (let start = 0; start < batch.B; start += rows) out.push({ start, end: Math.min(batch.B, start + rows), width });
+    return out;
+  }
+
+  private pack(source: ArrayLike<number>, batch: SequenceBatch, start: number, end: number, width: number, into: Int32Array | Float32Array): void {
+    for (let b = start; b < end; b++) for (let t = 0; t < width; t++) into[(b - start) * width + t] = source[b * batch.T + t];
+  }
+
+  /** LM runs over the chunks; gradients (when wanted) and -sum coef*logp add up across chunks exactly. */
+  private async lmRuns(session: OnnxTrainingSession, batch: SequenceBatch, coef: Float32Array, wantGrads: boolean): Promise<{ logProbs: Float32Array; grads: Float32Array }> {
+    const logProbs = new Float32Array(batch.B * batch.T);
+    const grads = new Float32Array(this.layout.totalLength);
+    for (const { start, end, width } of this.chunks(batch)) {
+      const nb = end - start;
+      const tokens = new Int32Array(nb * width);
+      const c = new Float32Array(nb * width);
+      this.pack(batch.tokens, batch, start, end, width, tokens);
+      this.pack(coef, batch, start, end, width, c);
+      const pass = await session.lm(this.params, tokens, nb, width, c);
+      for (let b = start; b < end; b++) logProbs.set(pass.logProbs.subarray((b - start) * width, (b - start + 1) * width), b * batch.T);
+      if (wantGrads) for (let i = 0; i < grads.length; i++) grads[i] += pass.grads[i];
+    }
+    return { logProbs, grads };
+  }
+
   async gradients(batch: SequenceBatch, objective: Objective): Promise<GradientResult> {
     validateSequenceBatch(batch);
-    const { B, T, tokens } = batch;
+    const { B } = batch;
     if (objective.kind === 'wm') {
+      if (objective.targets.length !== B) throw new Error(`cpu engine: ${objective.targets.length} targets for ${B} sequences`);
       const session = await this.wmTrainSession();
-      const pass = await session.wm(this.params, tokens, B, T, batch.lengths, objective.targets);
-      return { loss: pass.loss, grads: pass.grads, count: B };
+      const grads = new Float32Array(this.layout.totalLength);
+      let loss = 0;
+      // the graph averages over its chunk: weight each chunk by its share of the batch
+      for (const { start, end, width } of this.chunks(batch)) {
+        const nb = end - start;
+        const tokens = new Int32Array(nb * width);
+        this.pack(batch.tokens, batch, start, end, width, tokens);
+        const targets = Array.from({ length: nb }, (_, i) => objective.targets[start + i]);
+        const pass = await session.wm(this.params, tokens, nb, width, batch.lengths.slice(start, end), targets);
+        const share = nb / B;
+        loss += share * pass.loss;
+        for (let i = 0; i < grads.length; i++) grads[i] += share * pass.grads[i];
+      }
+      return { loss, grads, count: B };
     }
     const session = await this.lmTrainSession();
     if (objective.kind === 'sft') {
       const c = sftCoefficients(batch);
-      const pass = await session.lm(this.params, tokens, B, T, c.coef);
+      const pass = await this.lmRuns(session, batch, c.coef, true);
       return { loss: sftLossValue(batch, pass.logProbs, c), grads: pass.grads, count: c.tokens };
     }
     // RL: with clipping or KL the coefficients depend on the current log-probs (one extra forward).
     const current = rlNeedsLogProbs(objective) ? await this.logProbs(batch, 'mask') : undefined;
     const c = rlCoefficients(batch, objective, current);
-    const pass = await session.lm(this.params, tokens, B, T, c.coef);
+    const pass = await this.lmRuns(session, batch, c.coef, true);
     const terms = current ? c : rlCoefficients(batch, objective, pass.logProbs);
     return { loss: terms.loss, grads: pass.grads, count: c.tokens, policyLoss: terms.policyLoss, meanKl: terms.meanKl, clipFraction: terms.clipFraction };
   }

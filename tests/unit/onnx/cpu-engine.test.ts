@@ -1,7 +1,7 @@
 // The CPU engine (onnxruntime-web wasm) against the reference: sampling, log-probs, AdamW update.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model } from '../../../src/model/init.ts';
-import { rlLoss, tokenLogProbs, worldModelLoss } from '../../../src/model/losses.ts';
+import { rlLoss, sftLoss, tokenLogProbs, worldModelLoss } from '../../../src/model/losses.ts';
 import { adamwStep, clipByGlobalNorm } from '../../../src/model/ops.ts';
 import type { AdamWConfig } from '../../../src/model/ops.ts';
 import { sample } from '../../../src/model/sampling.ts';
@@ -92,6 +92,24 @@ describe('CPU engine (onnxruntime-web wasm)', () => {
     expect(got.loss).toBeCloseTo(want.loss, 5);
     expect(got.count).toBe(3);
     expect(maxAbsDiff(got.grads, want.grads!)).toBeLessThan(1e-4 * Math.max(...want.grads!.map(Math.abs)));
+  });
+
+  it('chunked runs (row chunks, padding beyond the longest sequence dropped) give the reference loss and gradients', async () => {
+    const chunked = CpuEngine.fromModel(model, { maxTokensPerRun: 20 });
+    const narrow = batchFor(model, 4, 12, 26);
+    // the same sequences in a wider batch: extra padding columns must change nothing
+    const batch = makeSequenceBatch(Array.from({ length: 4 }, (_, b) => ({ tokens: Array.from(narrow.tokens.subarray(b * 12, b * 12 + narrow.lengths[b])), programStart: 2 + b })), 15);
+    const sft = sftLoss(model, batch);
+    const got = await chunked.gradients(batch, { kind: 'sft' });
+    expect(got.loss).toBeCloseTo(sft.loss, 4);
+    expect(maxAbsDiff(got.grads, sft.grads!)).toBeLessThan(1e-4 * Math.max(...sft.grads!.map(Math.abs)));
+    const targets = [0.2, 0.4, 0.6, 0.8];
+    const wm = worldModelLoss(model, batch, targets);
+    const gotWm = await chunked.gradients(batch, { kind: 'wm', targets });
+    expect(gotWm.loss).toBeCloseTo(wm.loss, 5);
+    expect(maxAbsDiff(gotWm.grads, wm.grads!)).toBeLessThan(1e-4 * Math.max(...wm.grads!.map(Math.abs)));
+    expect(maxAbsDiff(await chunked.logProbs(batch, 'all'), tokenLogProbs(model, batch, 'all'))).toBeLessThan(2e-5);
+    await chunked.dispose();
   });
 
   it('setWeights replaces the weights that sampling and gradients use', async () => {
