@@ -144,6 +144,19 @@ def _sandbox_make_runner(workdir, blocked, file_cap_bytes):
             if is_blocked(name):
                 sys.modules[name] = None
         sys.meta_path.insert(0, BlockFinder)
+        # Builtin modules can be created without an import (BuiltinImporter.create_module calls
+        # _imp.create_builtin, which raises no audit event): gate it by name. The original lives
+        # only in this closure; _imp itself may not be re-created.
+        import _imp
+        create_builtin = _imp.create_builtin
+
+        def gated_create_builtin(spec):
+            name = getattr(spec, 'name', None)
+            if is_blocked(name) or name == '_imp':
+                raise ImportError('sandbox: import of ' + str(name) + ' is blocked')
+            return create_builtin(spec)
+
+        _imp.create_builtin = gated_create_builtin
         # The state a run may change, taken once; put back after every run.
         base['modules'] = dict(sys.modules)
         base['builtins'] = dict(builtins.__dict__)
