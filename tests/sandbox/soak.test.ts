@@ -1,0 +1,72 @@
+// Soak: many runs with worker kills injected at random moments; every job must come back exactly
+// once with a plausible status. SANDBOX_SOAK_RUNS sets the count (default 40; `npm run test:soak`
+// runs 500). The kill schedule comes from a seeded generator, so a failure can be replayed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness';
+
+const RUNS = Number(process.env.SANDBOX_SOAK_RUNS ?? 40);
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe(`sandbox soak (${RUNS} runs, injected kills)`, () => {
+  let s: SandboxSession;
+  beforeAll(async () => {
+    s = await openSandbox();
+    await s.start({ size: 2, hardGraceMs: 500 });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('accounts for every job exactly once', async () => {
+    const rand = mulberry32(20260101);
+    const programs = [
+      MEAN_PROGRAM,
+      'import time\nt = time.time()\nwhile time.time() - t < 0.05:\n    pass\nopen("predictions.csv","w").write("prediction\\n1\\n")\n',
+      "raise ValueError('planned')\n",
+      'while True:\n    pass\n',
+    ];
+    const kinds = Array.from({ length: RUNS }, () => Math.floor(rand() * 20));
+    const kills = Array.from({ length: Math.ceil(RUNS / 8) }, () => ({ at: Math.floor(rand() * RUNS), worker: Math.floor(rand() * 2) }));
+    const outcome = await s.page.evaluate(
+      async ({ kinds, kills, programs, files }) => {
+        const jobs = kinds.map((k) => ({ source: programs[k < 14 ? 0 : k < 17 ? 1 : k < 19 ? 2 : 3], files, timeoutMs: 400 }));
+        const promises: Promise<{ jobId: number; status: string }>[] = [];
+        for (let i = 0; i < jobs.length; i++) {
+          promises.push(window.sandbox.run(jobs[i]));
+          for (const k of kills) if (k.at === i) setTimeout(() => window.sandbox.killWorker(k.worker), 5 + (i % 7) * 10);
+          if (i % 4 === 3) await new Promise((r) => setTimeout(r, 10));
+        }
+        const results = await Promise.all(promises);
+        return { results: results.map((r) => ({ jobId: r.jobId, status: r.status })), stats: window.sandbox.stats() };
+      },
+      { kinds, kills, programs, files: job('').files },
+    );
+    const ids = outcome.results.map((r) => r.jobId);
+    expect(new Set(ids).size).toBe(RUNS);
+    expect(outcome.stats.submitted).toBe(RUNS);
+    expect(outcome.stats.settled).toBe(RUNS);
+    expect(outcome.stats.doubleSettles).toBe(0);
+    const total = Object.values(outcome.stats.byStatus).reduce((a, b) => a + b, 0);
+    expect(total).toBe(RUNS);
+    // Programs of each kind end as they should, unless a kill hit them.
+    outcome.results.forEach((r, i) => {
+      const k = kinds[i];
+      const expected = k < 17 ? 'ok' : k < 19 ? 'error' : 'timeout';
+      expect([expected, 'killed'], `job ${i}`).toContain(r.status);
+    });
+    expect(outcome.stats.byStatus.ok).toBeGreaterThan(RUNS / 2);
+    // And the pool is still healthy.
+    const after = await s.run(job(MEAN_PROGRAM));
+    expect(after.status).toBe('ok');
+  }, 600_000);
+});
