@@ -47,23 +47,28 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
   return out;
 }
 
-/** Widens a domain to round numbers and gives it some width when it has none. */
+/** Widens a domain to round numbers and gives it some width when it has none; always contains d. */
 export function niceDomain(d: Domain, count = 5): Domain {
-  let [lo, hi] = d;
-  if (hi === lo) {
-    const pad = lo === 0 ? 1 : Math.abs(lo) * 0.1;
+  const [lo0, hi0] = d;
+  let lo = lo0;
+  let hi = hi0;
+  // A width below float resolution at this magnitude has no usable tick step: treat it as a point.
+  if (hi - lo <= 1e-12 * Math.max(1, Math.abs(lo), Math.abs(hi))) {
+    const pad = Math.abs(lo) > 1e-9 ? Math.abs(lo) * 0.1 : 1;
     lo -= pad;
     hi += pad;
   }
   const step = niceStep(hi - lo, count);
-  return [Math.floor(lo / step + 1e-9) * step, Math.ceil(hi / step - 1e-9) * step];
+  // Rounding to the step may land a hair inside the data: never return less than the input.
+  return [Math.min(lo0, Math.floor(lo / step + 1e-9) * step), Math.max(hi0, Math.ceil(hi / step - 1e-9) * step)];
 }
 
-/** Short tick label: up to 3 significant digits, exponent form only for very small or large values. */
+/** Short tick label: integers from 100 up, else 3 significant digits; exponent form for tiny or huge values. */
 export function formatTick(v: number): string {
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1e5 || a < 1e-3) return v.toExponential(1);
+  if (a >= 1e6 || a < 1e-3) return v.toExponential(1);
+  if (a >= 100) return String(Math.round(v));
   return String(Number(v.toPrecision(3)));
 }
 

@@ -21,7 +21,7 @@ describe('PAVA step function', () => {
           const s = pairs.map((p) => p[0]);
           const y = pairs.map((p) => p[1]);
           const step = pavaStepFunction(s, y);
-          for (let i = 1; i < step.blocks.length; i++) expect(step.blocks[i].value).toBeGreaterThan(step.blocks[i - 1].value);
+          for (let i = 1; i < step.blocks.length; i++) expect(step.blocks[i].value).toBeGreaterThanOrEqual(step.blocks[i - 1].value);
           let prev = -Infinity;
           for (let k = 0; k <= 50; k++) {
             const v = step.predict(k / 50);
