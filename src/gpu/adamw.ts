@@ -2,10 +2,10 @@
 import code from './kernels/adamw.wgsl?raw';
 import type { AdamWConfig } from '../model/ops.ts';
 import { createStorageBuffer } from './buffers.ts';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 export interface TensorRef {
-  buffer: GPUBuffer;
+  buffer: BufferRef;
   /** element count */
   n: number;
 }
@@ -22,7 +22,7 @@ function groupsFor(n: number): number {
  * min(1, maxNorm / norm) (1 when maxNorm <= 0). Nothing is read back to the CPU.
  */
 export function encodeGlobalNorm(encoder: GPUCommandEncoder, device: GPUDevice,
-  grads: readonly TensorRef[], normOut: GPUBuffer, maxNorm: number): void {
+  grads: readonly TensorRef[], normOut: BufferRef, maxNorm: number): void {
   const total = grads.reduce((s, g) => s + groupsFor(g.n), 0);
   const partials = createStorageBuffer(device, total * 4, 'norm partials');
   let offset = 0;
@@ -37,16 +37,16 @@ export function encodeGlobalNorm(encoder: GPUCommandEncoder, device: GPUDevice,
 }
 
 export interface AdamWTensor {
-  params: GPUBuffer;
-  grads: GPUBuffer;
-  m: GPUBuffer;
-  v: GPUBuffer;
+  params: BufferRef;
+  grads: BufferRef;
+  m: BufferRef;
+  v: BufferRef;
   n: number;
 }
 
 /** One AdamW step (step counts from 1) on each tensor, gradients scaled by normOut[1] from encodeGlobalNorm. */
 export function encodeAdamW(encoder: GPUCommandEncoder, device: GPUDevice,
-  tensors: readonly AdamWTensor[], normOut: GPUBuffer, step: number, cfg: AdamWConfig): void {
+  tensors: readonly AdamWTensor[], normOut: BufferRef, step: number, cfg: AdamWConfig): void {
   // bias corrections in float64 on the host: beta^step underflows gracefully there
   const bc1 = 1 - Math.pow(cfg.beta1, step);
   const bc2 = 1 - Math.pow(cfg.beta2, step);

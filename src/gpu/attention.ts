@@ -1,6 +1,6 @@
 // Causal multi-head attention on the GPU (forward and backward), matching src/model/ops.ts.
 import code from './kernels/attention.wgsl?raw';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 /** Longest sequence the kernels accept: one query row of scores sits in workgroup memory. */
 export const ATTENTION_MAX_T = 1024;
@@ -19,22 +19,22 @@ function params(device: GPUDevice, d: AttentionDims): GPUBuffer {
 
 /** out [B,T,H*Dh] and probs [B,H,T,T] (kept for the backward). */
 export function encodeAttentionForward(encoder: GPUCommandEncoder, device: GPUDevice,
-  q: GPUBuffer, k: GPUBuffer, v: GPUBuffer, out: GPUBuffer, probs: GPUBuffer, d: AttentionDims): void {
+  q: BufferRef, k: BufferRef, v: BufferRef, out: BufferRef, probs: BufferRef, d: AttentionDims): void {
   encodeKernel(encoder, device, { code, entryPoint: 'forward', label: 'attention' },
     [q, k, v, out, probs, params(device, d)], grid(d.B * d.H * d.T));
 }
 
 export interface AttentionBackwardArgs {
-  dout: GPUBuffer;
-  q: GPUBuffer;
-  k: GPUBuffer;
-  v: GPUBuffer;
-  probs: GPUBuffer;
+  dout: BufferRef;
+  q: BufferRef;
+  k: BufferRef;
+  v: BufferRef;
+  probs: BufferRef;
   /** scratch [B,H,T,T] for the score gradients */
-  dscores: GPUBuffer;
-  dq: GPUBuffer;
-  dk: GPUBuffer;
-  dv: GPUBuffer;
+  dscores: BufferRef;
+  dq: BufferRef;
+  dk: BufferRef;
+  dv: BufferRef;
 }
 
 export function encodeAttentionBackward(encoder: GPUCommandEncoder, device: GPUDevice, a: AttentionBackwardArgs, d: AttentionDims): void {

@@ -1,12 +1,12 @@
 // Softmax cross-entropy / log-prob gather on the GPU, matching src/model/ops.ts.
 import code from './kernels/cross_entropy.wgsl?raw';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 export interface CrossEntropyForwardArgs {
-  logits: GPUBuffer; // [rows, V]
-  targets: GPUBuffer; // int32 [rows]
-  logprobs: GPUBuffer; // out [rows]
-  lse: GPUBuffer; // out [rows]
+  logits: BufferRef; // [rows, V]
+  targets: BufferRef; // int32 [rows]
+  logprobs: BufferRef; // out [rows]
+  lse: BufferRef; // out [rows]
   rows: number;
   V: number;
 }
@@ -18,11 +18,11 @@ export function encodeCrossEntropyForward(encoder: GPUCommandEncoder, device: GP
 }
 
 export interface CrossEntropyBackwardArgs {
-  dlogp: GPUBuffer; // [rows]
-  logits: GPUBuffer;
-  targets: GPUBuffer;
-  lse: GPUBuffer;
-  dlogits: GPUBuffer; // out [rows, V]
+  dlogp: BufferRef; // [rows]
+  logits: BufferRef;
+  targets: BufferRef;
+  lse: BufferRef;
+  dlogits: BufferRef; // out [rows, V]
   rows: number;
   V: number;
 }

@@ -1,6 +1,6 @@
 // Token + position embedding on the GPU, matching src/model/ops.ts.
 import code from './kernels/embedding.wgsl?raw';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 export interface EmbeddingDims {
   B: number;
@@ -15,14 +15,14 @@ function params(device: GPUDevice, d: EmbeddingDims): GPUBuffer {
 
 /** x [B,T,C] = wte[tokens] + wpe[0..T-1]; tokens int32 [B,T]. */
 export function encodeEmbeddingForward(encoder: GPUCommandEncoder, device: GPUDevice,
-  tokens: GPUBuffer, wte: GPUBuffer, wpe: GPUBuffer, x: GPUBuffer, d: EmbeddingDims): void {
+  tokens: BufferRef, wte: BufferRef, wpe: BufferRef, x: BufferRef, d: EmbeddingDims): void {
   encodeKernel(encoder, device, { code, entryPoint: 'forward', label: 'embedding' },
     [tokens, wte, wpe, x, params(device, d)], grid(Math.ceil((d.B * d.T * d.C) / 256)));
 }
 
 /** Overwrites dwte [V,C] and dwpe [T,C] with the gradients of x = embedding(tokens). */
 export function encodeEmbeddingBackward(encoder: GPUCommandEncoder, device: GPUDevice,
-  dx: GPUBuffer, tokens: GPUBuffer, dwte: GPUBuffer, dwpe: GPUBuffer, d: EmbeddingDims): void {
+  dx: BufferRef, tokens: BufferRef, dwte: BufferRef, dwpe: BufferRef, d: EmbeddingDims): void {
   const p = params(device, d);
   encodeKernel(encoder, device, { code, entryPoint: 'backward_wte', label: 'embedding' },
     [dx, tokens, dwte, p], grid(Math.ceil((d.V * d.C) / 256)));

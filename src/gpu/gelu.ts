@@ -1,14 +1,14 @@
 // GELU (tanh approximation) on the GPU, matching src/model/ops.ts.
 import code from './kernels/gelu.wgsl?raw';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
-export function encodeGeluForward(encoder: GPUCommandEncoder, device: GPUDevice, x: GPUBuffer, y: GPUBuffer, n: number): void {
+export function encodeGeluForward(encoder: GPUCommandEncoder, device: GPUDevice, x: BufferRef, y: BufferRef, n: number): void {
   const p = uniformBuffer(device, [['u32', n]]);
   encodeKernel(encoder, device, { code, entryPoint: 'forward', label: 'gelu' }, [x, y, p], grid(Math.ceil(n / 256)));
 }
 
 export function encodeGeluBackward(encoder: GPUCommandEncoder, device: GPUDevice,
-  dy: GPUBuffer, x: GPUBuffer, dx: GPUBuffer, n: number): void {
+  dy: BufferRef, x: BufferRef, dx: BufferRef, n: number): void {
   const p = uniformBuffer(device, [['u32', n]]);
   encodeKernel(encoder, device, { code, entryPoint: 'backward', label: 'gelu' }, [dy, x, dx, p], grid(Math.ceil(n / 256)));
 }

@@ -65,13 +65,19 @@ export function uniformBuffer(device: GPUDevice, fields: readonly UniformField[]
 }
 
 /**
- * Buffers in binding order: entry i is @binding(i) of @group(0). A GPUBufferBinding binds a byte
- * range (offset aligned to minStorageBufferOffsetAlignment, 256 by default). null leaves a binding
- * out, for entry points that do not use every binding of a shared layout ('auto' layouts drop unused ones).
+ * What a kernel operand is bound as: a whole buffer, or a GPUBufferBinding for a byte range of one
+ * (offset aligned to minStorageBufferOffsetAlignment, 256 by default), e.g. one tensor of a flat
+ * parameter buffer.
  */
-export type Bindings = readonly (GPUBuffer | GPUBufferBinding | null)[];
+export type BufferRef = GPUBuffer | GPUBufferBinding;
 
-function isBufferBinding(b: GPUBuffer | GPUBufferBinding): b is GPUBufferBinding {
+/**
+ * Buffers in binding order: entry i is @binding(i) of @group(0). null leaves a binding out, for
+ * entry points that do not use every binding of a shared layout ('auto' layouts drop unused ones).
+ */
+export type Bindings = readonly (BufferRef | null)[];
+
+function isBufferBinding(b: BufferRef): b is GPUBufferBinding {
   return (b as GPUBufferBinding).buffer !== undefined && (b as GPUBuffer).mapState === undefined;
 }
 

@@ -1,7 +1,7 @@
 // KV cache for incremental decoding: append one step's keys/values, attend one query per sequence.
 import code from './kernels/kv_cache.wgsl?raw';
 import { ATTENTION_MAX_T } from './attention.ts';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 export interface KvCacheDims {
   B: number;
@@ -19,15 +19,15 @@ function params(device: GPUDevice, d: KvCacheDims, pos: number): GPUBuffer {
 }
 
 /** Writes k, v ([B, H*Dh]) into the caches ([B, maxT, H*Dh]) at position pos. */
-export function encodeKvAppend(encoder: GPUCommandEncoder, device: GPUDevice, k: GPUBuffer, v: GPUBuffer,
-  kCache: GPUBuffer, vCache: GPUBuffer, d: KvCacheDims, pos: number): void {
+export function encodeKvAppend(encoder: GPUCommandEncoder, device: GPUDevice, k: BufferRef, v: BufferRef,
+  kCache: BufferRef, vCache: BufferRef, d: KvCacheDims, pos: number): void {
   encodeKernel(encoder, device, { code, entryPoint: 'append', label: 'kv_cache' },
     [k, v, kCache, vCache, params(device, d, pos)], grid(Math.ceil((d.B * d.H * d.Dh) / 64)));
 }
 
 /** out [B, H*Dh] = attention of q [B, H*Dh] over cache positions 0..pos. */
-export function encodeKvDecode(encoder: GPUCommandEncoder, device: GPUDevice, q: GPUBuffer,
-  kCache: GPUBuffer, vCache: GPUBuffer, out: GPUBuffer, d: KvCacheDims, pos: number): void {
+export function encodeKvDecode(encoder: GPUCommandEncoder, device: GPUDevice, q: BufferRef,
+  kCache: BufferRef, vCache: BufferRef, out: BufferRef, d: KvCacheDims, pos: number): void {
   encodeKernel(encoder, device, { code, entryPoint: 'decode', label: 'kv_cache' },
     [q, kCache, vCache, out, params(device, d, pos)], grid(d.B * d.H));
 }

@@ -1,15 +1,15 @@
 // Layer norm on the GPU (forward, dx, and dgamma/dbeta), matching src/model/ops.ts.
 import code from './kernels/layernorm.wgsl?raw';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 export interface LayerNormForwardArgs {
-  x: GPUBuffer;
-  gamma: GPUBuffer;
-  beta: GPUBuffer;
+  x: BufferRef;
+  gamma: BufferRef;
+  beta: BufferRef;
   /** outputs: y [rows, dim], mean [rows], rstd [rows] */
-  y: GPUBuffer;
-  mean: GPUBuffer;
-  rstd: GPUBuffer;
+  y: BufferRef;
+  mean: BufferRef;
+  rstd: BufferRef;
   rows: number;
   dim: number;
   eps?: number;
@@ -26,15 +26,15 @@ export function encodeLayerNormForward(encoder: GPUCommandEncoder, device: GPUDe
 }
 
 export interface LayerNormBackwardArgs {
-  dy: GPUBuffer;
-  x: GPUBuffer;
-  gamma: GPUBuffer;
-  mean: GPUBuffer;
-  rstd: GPUBuffer;
+  dy: BufferRef;
+  x: BufferRef;
+  gamma: BufferRef;
+  mean: BufferRef;
+  rstd: BufferRef;
   /** outputs: dx [rows, dim], dgamma [dim], dbeta [dim] (overwritten) */
-  dx: GPUBuffer;
-  dgamma: GPUBuffer;
-  dbeta: GPUBuffer;
+  dx: BufferRef;
+  dgamma: BufferRef;
+  dbeta: BufferRef;
   rows: number;
   dim: number;
 }

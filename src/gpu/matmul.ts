@@ -1,11 +1,11 @@
 // Matrix multiply on the GPU: C = op(A) op(B), or C += ... for gradient accumulation.
 import code from './kernels/matmul.wgsl?raw';
-import { encodeKernel, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, uniformBuffer } from './kernel.ts';
 
 export interface MatmulArgs {
-  a: GPUBuffer;
-  b: GPUBuffer;
-  c: GPUBuffer;
+  a: BufferRef;
+  b: BufferRef;
+  c: BufferRef;
   M: number;
   K: number;
   N: number;

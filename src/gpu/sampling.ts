@@ -2,15 +2,15 @@
 // sampleToken in src/model/ops/sampling.ts.
 import code from './kernels/sampling.wgsl?raw';
 import type { SamplingConfig } from '../model/ops/sampling.ts';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 /** Largest top-k the kernel selects exactly; larger values are rejected rather than silently cut. */
 export const SAMPLING_MAX_TOP_K = 256;
 
 export interface SampleArgs {
-  logits: GPUBuffer; // [rows, V]
-  uniforms: GPUBuffer; // [rows] in [0, 1), from a seeded generator
-  tokens: GPUBuffer; // out, int32 [rows]
+  logits: BufferRef; // [rows, V]
+  uniforms: BufferRef; // [rows] in [0, 1), from a seeded generator
+  tokens: BufferRef; // out, int32 [rows]
   rows: number;
   V: number;
 }

@@ -1,22 +1,22 @@
 // Score head on the GPU: sigmoid(x . w + b) per row, and its backward; matches src/model/ops/scoreHead.ts.
 import code from './kernels/score_head.wgsl?raw';
-import { encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 /** score [rows] = sigmoid(x [rows, C] . w [C] + b [1]). */
 export function encodeScoreHeadForward(encoder: GPUCommandEncoder, device: GPUDevice,
-  x: GPUBuffer, w: GPUBuffer, b: GPUBuffer, score: GPUBuffer, rows: number, C: number): void {
+  x: BufferRef, w: BufferRef, b: BufferRef, score: BufferRef, rows: number, C: number): void {
   const p = uniformBuffer(device, [['u32', rows], ['u32', C]]);
   encodeKernel(encoder, device, { code, entryPoint: 'forward', label: 'score_head' }, [x, w, b, score, p], grid(rows));
 }
 
 export interface ScoreHeadBackwardArgs {
-  ds: GPUBuffer; // [rows]
-  score: GPUBuffer; // forward output [rows]
-  x: GPUBuffer;
-  w: GPUBuffer;
-  dx: GPUBuffer; // out [rows, C]
+  ds: BufferRef; // [rows]
+  score: BufferRef; // forward output [rows]
+  x: BufferRef;
+  w: BufferRef;
+  dx: BufferRef; // out [rows, C]
   /** out [C + 1]: dw followed by db */
-  dwb: GPUBuffer;
+  dwb: BufferRef;
   rows: number;
   C: number;
 }

@@ -9,13 +9,15 @@ import type { Uniform } from '../../model/init.ts';
 import { samplingCandidates, samplingWeights } from '../../model/ops/sampling.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
 import { readFloat32, readInt32, writeBuffer } from '../buffers.ts';
-import { encodeResidualAdd } from '../biasResidual.ts';
+import { encodeBiasAdd, encodeResidualAdd } from '../biasResidual.ts';
+import { encodeEmbeddingForward } from '../embedding.ts';
 import { encodeGeluForward } from '../gelu.ts';
 import { encodeKvAppend, encodeKvDecode } from '../kvCache.ts';
+import { encodeLayerNormForward } from '../layernorm.ts';
+import { encodeMatmul } from '../matmul.ts';
 import { encodeSample } from '../sampling.ts';
 import { alignUp } from './engine-buffers.ts';
 import type { GpuModel } from './gpu-model.ts';
-import { biasAdd, embeddingForward, layerNormForward, matmul } from './sliced-kernels.ts';
 import { encodeForward } from './training-pass.ts';
 import { copyFloats } from './tensor-slice.ts';
 
@@ -74,7 +76,7 @@ export async function decodeBatch(model: GpuModel, prompts: readonly (readonly n
 
   const cfg = { temperature: options.temperature, topK: options.topK };
   const finishStep = (enc: GPUCommandEncoder, s: number): void => {
-    matmul(enc, device, { a: dec.h, b: model.param('wte'), c: dec.logits, M: B, K: C, N: V, transB: true });
+    encodeMatmul(enc, device, { a: dec.h, b: model.param('wte'), c: dec.logits, M: B, K: C, N: V, transB: true });
     copyFloats(enc, dec.uniforms, s * stride, dec.u, 0, B);
     encodeSample(enc, device, { logits: dec.logits, uniforms: dec.u, tokens: dec.tokens, rows: B, V }, cfg);
     copyFloats(enc, dec.tokens, 0, dec.historyTokens, s * B, B);
@@ -158,28 +160,31 @@ function encodeDecodeStep(enc: GPUCommandEncoder, model: GpuModel, B: number, po
   const wpe = model.layout.byName.get('wpe')!;
   // the embedding kernel adds wpe row t of a [T, C] table; with T = 1 it reads row 0 of this copy
   copyFloats(enc, bufs.params, wpe.offset + pos * C, dec.wpeRow, 0, C);
-  embeddingForward(enc, device, dec.tokens, model.param('wte'), dec.wpeRow, dec.x, B, 1, C, config.vocabSize);
+  encodeEmbeddingForward(enc, device, dec.tokens, model.param('wte'), dec.wpeRow, dec.x, { B, T: 1, C, V: config.vocabSize });
   for (let l = 0; l < config.nLayers; l++) {
     const n = layerViewNames(l);
     const c = bufs.layers[l];
-    layerNormForward(enc, device, dec.x, model.param(n.ln1g), model.param(n.ln1b), dec.ln, dec.mean, dec.rstd, B, C, eps);
+    encodeLayerNormForward(enc, device, { x: dec.x, gamma: model.param(n.ln1g), beta: model.param(n.ln1b),
+      y: dec.ln, mean: dec.mean, rstd: dec.rstd, rows: B, dim: C, eps });
     const qkv = [dec.q, dec.k, dec.v];
     for (let s = 0; s < 3; s++) {
-      matmul(enc, device, { a: dec.ln, b: model.qkvWeight(l, s), c: qkv[s], M: B, K: C, N: C });
-      biasAdd(enc, device, qkv[s], model.qkvBias(l, s), B, C);
+      encodeMatmul(enc, device, { a: dec.ln, b: model.qkvWeight(l, s), c: qkv[s], M: B, K: C, N: C });
+      encodeBiasAdd(enc, device, qkv[s], model.qkvBias(l, s), B, C);
     }
     encodeKvAppend(enc, device, dec.k, dec.v, c.kCache, c.vCache, kv, pos);
     encodeKvDecode(enc, device, dec.q, c.kCache, c.vCache, dec.att, kv, pos);
-    matmul(enc, device, { a: dec.att, b: model.param(n.wo), c: dec.proj, M: B, K: C, N: C });
-    biasAdd(enc, device, dec.proj, model.param(n.bo), B, C);
+    encodeMatmul(enc, device, { a: dec.att, b: model.param(n.wo), c: dec.proj, M: B, K: C, N: C });
+    encodeBiasAdd(enc, device, dec.proj, model.param(n.bo), B, C);
     encodeResidualAdd(enc, device, dec.x, dec.proj, dec.x2, B, C);
-    layerNormForward(enc, device, dec.x2, model.param(n.ln2g), model.param(n.ln2b), dec.ln, dec.mean, dec.rstd, B, C, eps);
-    matmul(enc, device, { a: dec.ln, b: model.param(n.wfc), c: dec.fc, M: B, K: C, N: F });
-    biasAdd(enc, device, dec.fc, model.param(n.bfc), B, F);
+    encodeLayerNormForward(enc, device, { x: dec.x2, gamma: model.param(n.ln2g), beta: model.param(n.ln2b),
+      y: dec.ln, mean: dec.mean, rstd: dec.rstd, rows: B, dim: C, eps });
+    encodeMatmul(enc, device, { a: dec.ln, b: model.param(n.wfc), c: dec.fc, M: B, K: C, N: F });
+    encodeBiasAdd(enc, device, dec.fc, model.param(n.bfc), B, F);
     encodeGeluForward(enc, device, dec.fc, dec.fcAct, B * F);
-    matmul(enc, device, { a: dec.fcAct, b: model.param(n.wproj), c: dec.proj, M: B, K: F, N: C });
-    biasAdd(enc, device, dec.proj, model.param(n.bproj), B, C);
+    encodeMatmul(enc, device, { a: dec.fcAct, b: model.param(n.wproj), c: dec.proj, M: B, K: F, N: C });
+    encodeBiasAdd(enc, device, dec.proj, model.param(n.bproj), B, C);
     encodeResidualAdd(enc, device, dec.x2, dec.proj, dec.x, B, C);
   }
-  layerNormForward(enc, device, dec.x, model.param('lnf.g'), model.param('lnf.b'), dec.h, dec.mean, dec.rstd, B, C, eps);
+  encodeLayerNormForward(enc, device, { x: dec.x, gamma: model.param('lnf.g'), beta: model.param('lnf.b'),
+    y: dec.h, mean: dec.mean, rstd: dec.rstd, rows: B, dim: C, eps });
 }

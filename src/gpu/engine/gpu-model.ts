@@ -6,7 +6,7 @@ import type { ModelConfig } from '../../model/config.ts';
 import { buildLayout, layerViewNames, type ParameterLayout } from '../../model/parameter-layout.ts';
 import { readFloat32, writeBuffer } from '../buffers.ts';
 import { allocateEngineBuffers, bufferBytes, qkvSplitLayout, type EngineBuffers, type QkvSplitLayout } from './engine-buffers.ts';
-import { copyFloats, slice, type TensorSlice } from './tensor-slice.ts';
+import { copyFloats, slice } from './tensor-slice.ts';
 
 export interface GpuModelOptions {
   /** largest batch (sequences) a forward, backward or sampling call may use */
@@ -48,30 +48,31 @@ export class GpuModel {
     this.memoryBytes = bytes;
   }
 
-  /** A parameter tensor as a range of the parameter buffer. */
-  param(name: string): TensorSlice {
+  /** A parameter tensor as a range binding of the parameter buffer. */
+  param(name: string): GPUBufferBinding {
     return this.viewOf(this.buffers.params, name);
   }
 
-  /** The gradient of a parameter tensor as a range of the gradient buffer. */
-  grad(name: string): TensorSlice {
+  /** The gradient of a parameter tensor as a range binding of the gradient buffer. */
+  grad(name: string): GPUBufferBinding {
     return this.viewOf(this.buffers.grads, name);
   }
 
-  viewOf(buffer: GPUBuffer, name: string): TensorSlice {
+  /** Tensor `name` of the flat layout as a range binding of `buffer` (params, grads or a moment). */
+  viewOf(buffer: GPUBuffer, name: string): GPUBufferBinding {
     const v = this.layout.byName.get(name);
     if (!v) throw new Error(`gpu model: no tensor named '${name}'`);
-    return slice(buffer, v.offset, v.size);
+    return slice(buffer, v.offset, v.size).binding;
   }
 
   /** Layer l's Wq, Wk, Wv (s = 0, 1, 2) [C, C] and bq, bk, bv [C] in the split mirror. */
-  qkvWeight(l: number, s: number, buffer: GPUBuffer = this.buffers.qkvMirror, base = l * this.split.stride): TensorSlice {
+  qkvWeight(l: number, s: number, buffer: GPUBuffer = this.buffers.qkvMirror, base = l * this.split.stride): GPUBufferBinding {
     const C = this.config.dModel;
-    return slice(buffer, base + this.split.w[s], C * C);
+    return slice(buffer, base + this.split.w[s], C * C).binding;
   }
 
-  qkvBias(l: number, s: number, buffer: GPUBuffer = this.buffers.qkvMirror, base = l * this.split.stride): TensorSlice {
-    return slice(buffer, base + this.split.b[s], this.config.dModel);
+  qkvBias(l: number, s: number, buffer: GPUBuffer = this.buffers.qkvMirror, base = l * this.split.stride): GPUBufferBinding {
+    return slice(buffer, base + this.split.b[s], this.config.dModel).binding;
   }
 
   /**

@@ -17,12 +17,13 @@ import type {
   EngineSample, EngineSampleOptions, GradientResult, Objective, PolicyEngine, UpdateOptions, UpdateResult,
 } from '../../engine/policy-engine.ts';
 import { rlCoefficients, rlNeedsLogProbs, sftCoefficients } from '../../engine/token-coefficients.ts';
-import { encodeGlobalNorm } from '../adamw.ts';
+import { encodeAdamW, encodeGlobalNorm } from '../adamw.ts';
 import { encodeResidualAdd } from '../biasResidual.ts';
 import { readFloat32, writeBuffer } from '../buffers.ts';
+import { encodeMatmul } from '../matmul.ts';
+import { encodeScoreHeadBackward, encodeScoreHeadForward } from '../scoreHead.ts';
 import { decodeBatch, type DecodedSequence } from './decoder.ts';
 import { GpuModel, type GpuModelOptions } from './gpu-model.ts';
-import { adamwStep, matmul, scoreHeadBackward, scoreHeadForward } from './sliced-kernels.ts';
 import { copyFloats, slice } from './tensor-slice.ts';
 import { encodeBackward, encodeForward, encodeLmHead, encodeLmHeadBackward, encodeLmHeadWteGrad } from './training-pass.ts';
 
@@ -182,7 +183,7 @@ export class GpuPolicyEngine implements PolicyEngine {
     encodeForward(enc, this.model, B, T);
     encodeLmHead(enc, this.model, BT);
     // loss = sum_r dlogp[r] logp[r], a [1, BT] x [BT, 1] product
-    matmul(enc, device, { a: bufs.dlogp, b: bufs.logprobs, c: bufs.loss, M: 1, K: BT, N: 1 });
+    encodeMatmul(enc, device, { a: bufs.dlogp, b: bufs.logprobs, c: bufs.loss, M: 1, K: BT, N: 1 });
     encodeLmHeadBackward(enc, this.model, BT);
     encodeBackward(enc, this.model, B, T);
     encodeLmHeadWteGrad(enc, this.model, BT);
@@ -204,7 +205,7 @@ export class GpuPolicyEngine implements PolicyEngine {
     const bufs = this.model.buffers;
     encodeForward(enc, this.model, B, T);
     for (let b = 0; b < B; b++) copyFloats(enc, bufs.lnfY, (b * T + lengths[b] - 1) * C, bufs.scoreRows, b * C, C);
-    scoreHeadForward(enc, this.model.device, bufs.scoreRows, this.model.param('score.w'), this.model.param('score.b'), bufs.scores, B, C);
+    encodeScoreHeadForward(enc, this.model.device, bufs.scoreRows, this.model.param('score.w'), this.model.param('score.b'), bufs.scores, B, C);
   }
 
   /** Encodes the world-model loss (1/B) sum (s_b - y_b)^2 and its full backward; B * loss goes to buffers.loss. */
@@ -223,10 +224,10 @@ export class GpuPolicyEngine implements PolicyEngine {
     this.encodeScores(enc, batch);
     encodeResidualAdd(enc, device, bufs.scores, bufs.negTargets, bufs.scoreErr, B, 1);
     // dL/ds = 2 e / B as a [B, 1] x [1, 1] product; sum e^2 as [1, B] x [B, 1]
-    matmul(enc, device, { a: bufs.scoreErr, b: bufs.scoreScale, c: bufs.dScores, M: B, K: 1, N: 1 });
-    matmul(enc, device, { a: bufs.scoreErr, b: bufs.scoreErr, c: bufs.loss, M: 1, K: B, N: 1 });
-    scoreHeadBackward(enc, device, bufs.dScores, bufs.scores, bufs.scoreRows, this.model.param('score.w'),
-      bufs.dScoreRows, bufs.scoreGrad, B, C);
+    encodeMatmul(enc, device, { a: bufs.scoreErr, b: bufs.scoreScale, c: bufs.dScores, M: B, K: 1, N: 1 });
+    encodeMatmul(enc, device, { a: bufs.scoreErr, b: bufs.scoreErr, c: bufs.loss, M: 1, K: B, N: 1 });
+    encodeScoreHeadBackward(enc, device, { ds: bufs.dScores, score: bufs.scores, x: bufs.scoreRows, w: this.model.param('score.w'),
+      dx: bufs.dScoreRows, dwb: bufs.scoreGrad, rows: B, C });
     enc.clearBuffer(bufs.dHidden, 0, B * T * C * 4);
     for (let b = 0; b < B; b++) copyFloats(enc, bufs.dScoreRows, b * C, bufs.dHidden, (b * T + lengths[b] - 1) * C, C);
     encodeBackward(enc, this.model, B, T);
@@ -254,9 +255,9 @@ export class GpuPolicyEngine implements PolicyEngine {
       while (j + 1 < views.length && views[j + 1].decay === views[i].decay) j++;
       const start = views[i].offset;
       const len = views[j].offset + views[j].size - start;
-      const part = (buffer: GPUBuffer) => slice(buffer, start, len);
-      adamwStep(enc, m.device, part(bufs.params), part(bufs.grads), part(bufs.adamM), part(bufs.adamV), bufs.clip, len,
-        m.step, opt, views[i].decay ? opt.weightDecay : 0);
+      const part = (buffer: GPUBuffer): GPUBufferBinding => slice(buffer, start, len).binding;
+      encodeAdamW(enc, m.device, [{ params: part(bufs.params), grads: part(bufs.grads), m: part(bufs.adamM), v: part(bufs.adamV), n: len }],
+        bufs.clip, m.step, { ...opt, weightDecay: views[i].decay ? opt.weightDecay : 0 });
       i = j + 1;
     }
     m.encodeQkvSplit(enc);

@@ -6,13 +6,13 @@
 import { headDim, mlpWidth } from '../../model/config.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
 import { encodeAttentionBackward, encodeAttentionForward } from '../attention.ts';
-import { encodeResidualAdd } from '../biasResidual.ts';
+import { encodeBiasAdd, encodeBiasGrad, encodeResidualAdd } from '../biasResidual.ts';
 import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../crossEntropy.ts';
+import { encodeEmbeddingBackward, encodeEmbeddingForward } from '../embedding.ts';
 import { encodeGeluBackward, encodeGeluForward } from '../gelu.ts';
+import { encodeLayerNormBackward, encodeLayerNormForward } from '../layernorm.ts';
+import { encodeMatmul } from '../matmul.ts';
 import type { GpuModel } from './gpu-model.ts';
-import {
-  biasAdd, biasGrad, embeddingBackward, embeddingForward, layerNormBackward, layerNormForward, matmul,
-} from './sliced-kernels.ts';
 
 /** Forward of tokens [B, T] (already in buffers.tokens) up to the final layer norm (buffers.lnfY). */
 export function encodeForward(enc: GPUCommandEncoder, model: GpuModel, B: number, T: number): void {
@@ -25,31 +25,34 @@ export function encodeForward(enc: GPUCommandEncoder, model: GpuModel, B: number
   const eps = config.layerNormEps;
   const dims = { B, T, H: config.nHeads, Dh: headDim(config) };
 
-  embeddingForward(enc, device, bufs.tokens, model.param('wte'), model.param('wpe'), bufs.resid[0], B, T, C, config.vocabSize);
+  const emb = { B, T, C, V: config.vocabSize };
+  encodeEmbeddingForward(enc, device, bufs.tokens, model.param('wte'), model.param('wpe'), bufs.resid[0], emb);
   for (let l = 0; l < config.nLayers; l++) {
     const n = layerViewNames(l);
     const c = bufs.layers[l];
     const x = bufs.resid[l];
-    layerNormForward(enc, device, x, model.param(n.ln1g), model.param(n.ln1b), c.ln1y, c.ln1mean, c.ln1rstd, BT, C, eps);
+    encodeLayerNormForward(enc, device, { x, gamma: model.param(n.ln1g), beta: model.param(n.ln1b),
+      y: c.ln1y, mean: c.ln1mean, rstd: c.ln1rstd, rows: BT, dim: C, eps });
     const qkv = [c.q, c.k, c.v];
     for (let s = 0; s < 3; s++) {
-      matmul(enc, device, { a: c.ln1y, b: model.qkvWeight(l, s), c: qkv[s], M: BT, K: C, N: C });
-      biasAdd(enc, device, qkv[s], model.qkvBias(l, s), BT, C);
+      encodeMatmul(enc, device, { a: c.ln1y, b: model.qkvWeight(l, s), c: qkv[s], M: BT, K: C, N: C });
+      encodeBiasAdd(enc, device, qkv[s], model.qkvBias(l, s), BT, C);
     }
     encodeAttentionForward(enc, device, c.q, c.k, c.v, c.att, c.probs, dims);
-    matmul(enc, device, { a: c.att, b: model.param(n.wo), c: bufs.proj, M: BT, K: C, N: C });
-    biasAdd(enc, device, bufs.proj, model.param(n.bo), BT, C);
+    encodeMatmul(enc, device, { a: c.att, b: model.param(n.wo), c: bufs.proj, M: BT, K: C, N: C });
+    encodeBiasAdd(enc, device, bufs.proj, model.param(n.bo), BT, C);
     encodeResidualAdd(enc, device, x, bufs.proj, c.x2, BT, C);
-    layerNormForward(enc, device, c.x2, model.param(n.ln2g), model.param(n.ln2b), c.ln2y, c.ln2mean, c.ln2rstd, BT, C, eps);
-    matmul(enc, device, { a: c.ln2y, b: model.param(n.wfc), c: c.fcPre, M: BT, K: C, N: F });
-    biasAdd(enc, device, c.fcPre, model.param(n.bfc), BT, F);
+    encodeLayerNormForward(enc, device, { x: c.x2, gamma: model.param(n.ln2g), beta: model.param(n.ln2b),
+      y: c.ln2y, mean: c.ln2mean, rstd: c.ln2rstd, rows: BT, dim: C, eps });
+    encodeMatmul(enc, device, { a: c.ln2y, b: model.param(n.wfc), c: c.fcPre, M: BT, K: C, N: F });
+    encodeBiasAdd(enc, device, c.fcPre, model.param(n.bfc), BT, F);
     encodeGeluForward(enc, device, c.fcPre, c.fcAct, BT * F);
-    matmul(enc, device, { a: c.fcAct, b: model.param(n.wproj), c: bufs.proj, M: BT, K: F, N: C });
-    biasAdd(enc, device, bufs.proj, model.param(n.bproj), BT, C);
+    encodeMatmul(enc, device, { a: c.fcAct, b: model.param(n.wproj), c: bufs.proj, M: BT, K: F, N: C });
+    encodeBiasAdd(enc, device, bufs.proj, model.param(n.bproj), BT, C);
     encodeResidualAdd(enc, device, c.x2, bufs.proj, bufs.resid[l + 1], BT, C);
   }
-  layerNormForward(enc, device, bufs.resid[config.nLayers], model.param('lnf.g'), model.param('lnf.b'),
-    bufs.lnfY, bufs.lnfMean, bufs.lnfRstd, BT, C, eps);
+  encodeLayerNormForward(enc, device, { x: bufs.resid[config.nLayers], gamma: model.param('lnf.g'), beta: model.param('lnf.b'),
+    y: bufs.lnfY, mean: bufs.lnfMean, rstd: bufs.lnfRstd, rows: BT, dim: C, eps });
 }
 
 /**
@@ -60,7 +63,7 @@ export function encodeLmHead(enc: GPUCommandEncoder, model: GpuModel, BT: number
   const { device, config } = model;
   const bufs = model.buffers;
   const V = config.vocabSize;
-  matmul(enc, device, { a: bufs.lnfY, b: model.param('wte'), c: bufs.logits, M: BT, K: config.dModel, N: V, transB: true });
+  encodeMatmul(enc, device, { a: bufs.lnfY, b: model.param('wte'), c: bufs.logits, M: BT, K: config.dModel, N: V, transB: true });
   encodeCrossEntropyForward(enc, device, { logits: bufs.logits, targets: bufs.targets, logprobs: bufs.logprobs, lse: bufs.lse, rows: BT, V });
 }
 
@@ -75,13 +78,13 @@ export function encodeLmHeadBackward(enc: GPUCommandEncoder, model: GpuModel, BT
   const V = config.vocabSize;
   encodeCrossEntropyBackward(enc, device, { dlogp: bufs.dlogp, logits: bufs.logits, targets: bufs.targets, lse: bufs.lse,
     dlogits: bufs.dlogits, rows: BT, V });
-  matmul(enc, device, { a: bufs.dlogits, b: model.param('wte'), c: bufs.dHidden, M: BT, K: V, N: config.dModel });
+  encodeMatmul(enc, device, { a: bufs.dlogits, b: model.param('wte'), c: bufs.dHidden, M: BT, K: V, N: config.dModel });
 }
 
 export function encodeLmHeadWteGrad(enc: GPUCommandEncoder, model: GpuModel, BT: number): void {
   const { device, config } = model;
   const bufs = model.buffers;
-  matmul(enc, device, { a: bufs.dlogits, b: bufs.lnfY, c: model.grad('wte'), M: config.vocabSize, K: BT, N: config.dModel,
+  encodeMatmul(enc, device, { a: bufs.dlogits, b: bufs.lnfY, c: model.grad('wte'), M: config.vocabSize, K: BT, N: config.dModel,
     transA: true, accumulate: true });
 }
 
@@ -100,8 +103,8 @@ export function encodeBackward(enc: GPUCommandEncoder, model: GpuModel, B: numbe
   const dims = { B, T, H: config.nHeads, Dh: headDim(config) };
   enc.clearBuffer(bufs.grads);
 
-  layerNormBackward(enc, device, bufs.dHidden, bufs.resid[config.nLayers], model.param('lnf.g'), bufs.lnfMean, bufs.lnfRstd,
-    bufs.dxA, model.grad('lnf.g'), model.grad('lnf.b'), BT, C);
+  encodeLayerNormBackward(enc, device, { dy: bufs.dHidden, x: bufs.resid[config.nLayers], gamma: model.param('lnf.g'),
+    mean: bufs.lnfMean, rstd: bufs.lnfRstd, dx: bufs.dxA, dgamma: model.grad('lnf.g'), dbeta: model.grad('lnf.b'), rows: BT, dim: C });
   // dx: gradient with respect to the current block's output; dx2 the one after its attention half
   const dx = bufs.dxA;
   const dx2 = bufs.dxB;
@@ -109,36 +112,36 @@ export function encodeBackward(enc: GPUCommandEncoder, model: GpuModel, B: numbe
     const n = layerViewNames(l);
     const c = bufs.layers[l];
     // MLP: x_out = x2 + gelu(ln2(x2) Wfc + bfc) Wproj + bproj
-    biasGrad(enc, device, dx, model.grad(n.bproj), BT, C);
-    matmul(enc, device, { a: c.fcAct, b: dx, c: model.grad(n.wproj), M: F, K: BT, N: C, transA: true });
-    matmul(enc, device, { a: dx, b: model.param(n.wproj), c: bufs.dFcAct, M: BT, K: C, N: F, transB: true });
+    encodeBiasGrad(enc, device, dx, model.grad(n.bproj), BT, C);
+    encodeMatmul(enc, device, { a: c.fcAct, b: dx, c: model.grad(n.wproj), M: F, K: BT, N: C, transA: true });
+    encodeMatmul(enc, device, { a: dx, b: model.param(n.wproj), c: bufs.dFcAct, M: BT, K: C, N: F, transB: true });
     encodeGeluBackward(enc, device, bufs.dFcAct, c.fcPre, bufs.dFcPre, BT * F);
-    biasGrad(enc, device, bufs.dFcPre, model.grad(n.bfc), BT, F);
-    matmul(enc, device, { a: c.ln2y, b: bufs.dFcPre, c: model.grad(n.wfc), M: C, K: BT, N: F, transA: true });
-    matmul(enc, device, { a: bufs.dFcPre, b: model.param(n.wfc), c: bufs.dtmp, M: BT, K: F, N: C, transB: true });
-    layerNormBackward(enc, device, bufs.dtmp, c.x2, model.param(n.ln2g), c.ln2mean, c.ln2rstd,
-      bufs.dHidden, model.grad(n.ln2g), model.grad(n.ln2b), BT, C);
+    encodeBiasGrad(enc, device, bufs.dFcPre, model.grad(n.bfc), BT, F);
+    encodeMatmul(enc, device, { a: c.ln2y, b: bufs.dFcPre, c: model.grad(n.wfc), M: C, K: BT, N: F, transA: true });
+    encodeMatmul(enc, device, { a: bufs.dFcPre, b: model.param(n.wfc), c: bufs.dtmp, M: BT, K: F, N: C, transB: true });
+    encodeLayerNormBackward(enc, device, { dy: bufs.dtmp, x: c.x2, gamma: model.param(n.ln2g), mean: c.ln2mean, rstd: c.ln2rstd,
+      dx: bufs.dHidden, dgamma: model.grad(n.ln2g), dbeta: model.grad(n.ln2b), rows: BT, dim: C });
     encodeResidualAdd(enc, device, dx, bufs.dHidden, dx2, BT, C);
 
     // Attention: x2 = x + attn(ln1(x)) Wo + bo
-    biasGrad(enc, device, dx2, model.grad(n.bo), BT, C);
-    matmul(enc, device, { a: c.att, b: dx2, c: model.grad(n.wo), M: C, K: BT, N: C, transA: true });
-    matmul(enc, device, { a: dx2, b: model.param(n.wo), c: bufs.dAtt, M: BT, K: C, N: C, transB: true });
+    encodeBiasGrad(enc, device, dx2, model.grad(n.bo), BT, C);
+    encodeMatmul(enc, device, { a: c.att, b: dx2, c: model.grad(n.wo), M: C, K: BT, N: C, transA: true });
+    encodeMatmul(enc, device, { a: dx2, b: model.param(n.wo), c: bufs.dAtt, M: BT, K: C, N: C, transB: true });
     encodeAttentionBackward(enc, device, { dout: bufs.dAtt, q: c.q, k: c.k, v: c.v, probs: c.probs, dscores: bufs.dscores,
       dq: bufs.dq, dk: bufs.dk, dv: bufs.dv }, dims);
     const dqkv = [bufs.dq, bufs.dk, bufs.dv];
     const g = bufs.qkvGrad;
     for (let s = 0; s < 3; s++) {
-      matmul(enc, device, { a: c.ln1y, b: dqkv[s], c: model.qkvWeight(l, s, g, 0), M: C, K: BT, N: C, transA: true });
-      biasGrad(enc, device, dqkv[s], model.qkvBias(l, s, g, 0), BT, C);
-      matmul(enc, device, { a: dqkv[s], b: model.qkvWeight(l, s), c: bufs.dtmp, M: BT, K: C, N: C, transB: true, accumulate: s > 0 });
+      encodeMatmul(enc, device, { a: c.ln1y, b: dqkv[s], c: model.qkvWeight(l, s, g, 0), M: C, K: BT, N: C, transA: true });
+      encodeBiasGrad(enc, device, dqkv[s], model.qkvBias(l, s, g, 0), BT, C);
+      encodeMatmul(enc, device, { a: dqkv[s], b: model.qkvWeight(l, s), c: bufs.dtmp, M: BT, K: C, N: C, transB: true, accumulate: s > 0 });
     }
     model.encodeQkvGradScatter(enc, l);
-    layerNormBackward(enc, device, bufs.dtmp, bufs.resid[l], model.param(n.ln1g), c.ln1mean, c.ln1rstd,
-      bufs.dHidden, model.grad(n.ln1g), model.grad(n.ln1b), BT, C);
+    encodeLayerNormBackward(enc, device, { dy: bufs.dtmp, x: bufs.resid[l], gamma: model.param(n.ln1g), mean: c.ln1mean,
+      rstd: c.ln1rstd, dx: bufs.dHidden, dgamma: model.grad(n.ln1g), dbeta: model.grad(n.ln1b), rows: BT, dim: C });
     // the block input's gradient: the residual path plus the attention branch; it becomes the next dx
     encodeResidualAdd(enc, device, dx2, bufs.dHidden, dx, BT, C);
   }
   // wpe's gradient covers positions 0..T-1; later rows keep the zeros of the clear above
-  embeddingBackward(enc, device, dx, bufs.tokens, model.grad('wte'), model.grad('wpe'), B, T, C, config.vocabSize);
+  encodeEmbeddingBackward(enc, device, dx, bufs.tokens, model.grad('wte'), model.grad('wpe'), { B, T, C, V: config.vocabSize });
 }
