@@ -13,7 +13,8 @@ export interface OrtRuntimeOptions {
   wasmPaths?: string;
 }
 
-const isBrowser = typeof window !== 'undefined' || (typeof self !== 'undefined' && typeof (self as { importScripts?: unknown }).importScripts === 'function') || (typeof navigator !== 'undefined' && typeof process === 'undefined');
+/** Node sets process.versions.node; pages and workers do not (the runtime files are then fetched by URL). */
+const isBrowser = typeof process === 'undefined' || !process.versions?.node;
 
 let configured = false;
 
