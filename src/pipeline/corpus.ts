@@ -1,0 +1,59 @@
+// Stage 1: the (card, program) corpus the tokenizer and the SFT policy learn from. Training tasks
+// only (held-out tasks never enter it): each task's card paired with the reference programs of its
+// type and metric, and with programs composed from the same families by a seeded generator.
+
+import { referencePrograms } from '../sandbox-pyodide/reference-programs.ts';
+import type { TaskIndexEntry } from '../tasks/task-index.ts';
+import { hashString } from '../tasks/seeded-random.ts';
+import { deriveSeed, mulberry32 } from '../wmrl/random.ts';
+import { composeProgram } from './program-composer.ts';
+
+export type CorpusTask = Pick<TaskIndexEntry, 'id' | 'split' | 'role' | 'type' | 'metric' | 'card'>;
+
+export interface CorpusEntry {
+  taskId: string;
+  card: string;
+  programId: string;
+  family: string;
+  origin: 'reference' | 'composed';
+  source: string;
+}
+
+export interface CorpusOptions {
+  seed: number;
+  /** Composed programs per task (distinct from each other and from the references). */
+  composedPerTask: number;
+}
+
+/** Training tasks, sorted by id so the corpus does not depend on the index order. */
+export function trainingTasks<T extends CorpusTask>(tasks: readonly T[]): T[] {
+  return tasks.filter((t) => t.split === 'train').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export function buildCorpus(tasks: readonly CorpusTask[], options: CorpusOptions): CorpusEntry[] {
+  const out: CorpusEntry[] = [];
+  for (const task of trainingTasks(tasks)) {
+    const refs = referencePrograms(task.type, task.metric);
+    const seen = new Set<string>();
+    for (const r of refs) {
+      seen.add(r.source);
+      out.push({ taskId: task.id, card: task.card, programId: r.id, family: r.family, origin: 'reference', source: r.source });
+    }
+    const rng = mulberry32(deriveSeed(options.seed, hashString(task.id)));
+    let made = 0;
+    // Bounded attempts: small families can run out of distinct programs.
+    for (let attempt = 0; made < options.composedPerTask && attempt < options.composedPerTask * 20; attempt++) {
+      const p = composeProgram(task.type, task.metric, rng);
+      if (seen.has(p.source)) continue;
+      seen.add(p.source);
+      out.push({ taskId: task.id, card: task.card, programId: `composed_${made}_${p.id}`, family: p.family, origin: 'composed', source: p.source });
+      made++;
+    }
+  }
+  return out;
+}
+
+/** The texts the tokenizer is trained on: every distinct card and program once. */
+export function corpusTexts(corpus: readonly CorpusEntry[]): string[] {
+  return [...new Set(corpus.flatMap((e) => [e.card, e.source]))];
+}

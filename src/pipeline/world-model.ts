@@ -1,0 +1,133 @@
+// Stage 5: the world model. Same architecture and tokenizer as the policy, initialised from the SFT
+// weights, trained with the 'wm' objective (squared error of the sigmoid score head against y),
+// then frozen. Validation is leave-tasks-out: a model trained without some training tasks predicts
+// the programs of those tasks; predictions come from the exported ONNX model (the artefact the
+// app runs), not from the training graph.
+
+import { CpuEngine } from '../engine/cpu-engine.ts';
+import type { Model } from '../model/init.ts';
+import { exportWorldModel } from '../model/onnx/export.ts';
+import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
+import { makeSequenceBatch } from '../model/sequence-batch.ts';
+import type { Tokenizer } from '../model/tokenizer.ts';
+import { deriveSeed, mulberry32, sampleIndices } from '../wmrl/random.ts';
+import { learningRate, lengthGroupedBatches } from './batches.ts';
+import { meanAbsoluteError, pairwiseAccuracy, spearman } from './rank-metrics.ts';
+import type { WmExample } from './wm-data.ts';
+
+export interface WmTrainOptions {
+  seed: number;
+  steps: number;
+  batchSize: number;
+  peakLr: number;
+  warmup: number;
+  weightDecay: number;
+  maxGradNorm: number;
+  threads?: number;
+  log?: (line: string) => void;
+}
+
+export interface WmTrainResult {
+  model: Model;
+  curve: { step: number; loss: number }[];
+  seconds: number;
+  truncated: number;
+}
+
+/** [bos] card [sep] program [eos], cut at the context length (as the runner does when scoring). */
+export function wmSequence(tokenizer: Tokenizer, e: Pick<WmExample, 'card' | 'program'>, contextLength: number): { tokens: number[]; programStart: number; truncated: boolean } {
+  const s = tokenizer.encodeSequence(e.card, e.program);
+  if (s.tokens.length <= contextLength) return { ...s, truncated: false };
+  return { tokens: s.tokens.slice(0, contextLength), programStart: Math.min(s.programStart, contextLength), truncated: true };
+}
+
+export async function trainWorldModel(init: Model, tokenizer: Tokenizer, examples: readonly WmExample[], options: WmTrainOptions): Promise<WmTrainResult> {
+  if (examples.length === 0) throw new Error('world model: no examples');
+  const log = options.log ?? (() => {});
+  const engine = CpuEngine.fromModel(init, { numThreads: options.threads });
+  const seqs = examples.map((e) => wmSequence(tokenizer, e, init.config.contextLength));
+  const lengths = seqs.map((s) => s.tokens.length);
+  const rng = mulberry32(deriveSeed(options.seed, 3));
+  let queue: number[][] = [];
+  const curve: { step: number; loss: number }[] = [];
+  const t0 = performance.now();
+  try {
+    for (let step = 0; step < options.steps; step++) {
+      if (queue.length === 0) queue = lengthGroupedBatches(lengths, options.batchSize, rng);
+      const idx = queue.shift() as number[];
+      const batch = makeSequenceBatch(idx.map((i) => ({ tokens: seqs[i].tokens, programStart: seqs[i].programStart })));
+      const lr = learningRate(step, options.steps, options.peakLr, options.warmup);
+      const r = await engine.update(batch, { kind: 'wm', targets: idx.map((i) => examples[i].y) }, { adamw: { lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: options.weightDecay }, maxGradNorm: options.maxGradNorm });
+      curve.push({ step: step + 1, loss: r.loss });
+      if (step % 10 === 0 || step === options.steps - 1) log(`wm step ${step + 1}/${options.steps} mse ${r.loss.toFixed(4)} ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
+    return { model: { ...init, params: await engine.getWeights() }, curve, seconds: (performance.now() - t0) / 1000, truncated: seqs.filter((s) => s.truncated).length };
+  } finally {
+    await engine.dispose();
+  }
+}
+
+/** Scores with the exported ONNX world model on the wasm backend. */
+export async function predictWithExport(model: Model, tokenizer: Tokenizer, examples: readonly Pick<WmExample, 'card' | 'program'>[], threads?: number): Promise<Float32Array> {
+  const runner = await WorldModelRunner.create(exportWorldModel(model, 'initializers'), tokenizer, model.config, { prefer: 'wasm', numThreads: threads });
+  const out = new Float32Array(examples.length);
+  // Bounded calls: a few hundred sequences per forward at most.
+  for (let s = 0; s < examples.length; s += 64) {
+    const r = await runner.score(examples.slice(s, s + 64).map((e) => ({ card: e.card, program: e.program })));
+    out.set(r.scores, s);
+  }
+  return out;
+}
+
+export interface WmValidation {
+  heldOutTasks: string[];
+  examples: number;
+  spearman: number;
+  /** mean over held-out tasks of the within-task Spearman */
+  spearmanWithinTask: number;
+  pairwiseAccuracy: number;
+  pairs: number;
+  mae: number;
+  /** MAE of predicting the training mean of y for everything, for scale */
+  maeConstant: number;
+  trainSeconds: number;
+}
+
+export function validationFigures(truth: readonly number[], pred: readonly number[], group: readonly string[], trainMean: number): Omit<WmValidation, 'heldOutTasks' | 'trainSeconds'> {
+  const tasks = [...new Set(group)];
+  const within = tasks.map((t) => {
+    const idx = group.map((g, i) => (g === t ? i : -1)).filter((i) => i >= 0);
+    return spearman(idx.map((i) => truth[i]), idx.map((i) => pred[i]));
+  });
+  const pw = pairwiseAccuracy(truth, pred, group);
+  return {
+    examples: truth.length,
+    spearman: spearman(truth, pred),
+    spearmanWithinTask: within.reduce((a, b) => a + b, 0) / Math.max(1, within.length),
+    pairwiseAccuracy: pw.accuracy,
+    pairs: pw.pairs,
+    mae: meanAbsoluteError(truth, pred),
+    maeConstant: meanAbsoluteError(truth, truth.map(() => trainMean)),
+  };
+}
+
+/** Seeded choice of k tasks to hold out, from the tasks present in the examples. */
+export function chooseHeldOutTasks(examples: readonly WmExample[], k: number, seed: number): string[] {
+  const tasks = [...new Set(examples.map((e) => e.taskId))].sort();
+  return sampleIndices(mulberry32(deriveSeed(seed, 4)), tasks.length, Math.min(k, tasks.length)).map((i) => tasks[i]);
+}
+
+export async function validateLeaveTasksOut(init: Model, tokenizer: Tokenizer, examples: readonly WmExample[], heldOut: readonly string[], options: WmTrainOptions): Promise<WmValidation> {
+  const out = new Set(heldOut);
+  const train = examples.filter((e) => !out.has(e.taskId));
+  const test = examples.filter((e) => out.has(e.taskId));
+  if (train.length === 0 || test.length === 0) throw new Error('leave-tasks-out: empty side');
+  const trained = await trainWorldModel(init, tokenizer, train, options);
+  const pred = Array.from(await predictWithExport(trained.model, tokenizer, test, options.threads));
+  const trainMean = train.reduce((a, e) => a + e.y, 0) / train.length;
+  return {
+    heldOutTasks: [...heldOut],
+    ...validationFigures(test.map((e) => e.y), pred, test.map((e) => e.taskId), trainMean),
+    trainSeconds: trained.seconds,
+  };
+}
