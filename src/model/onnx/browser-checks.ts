@@ -4,7 +4,9 @@
 // arrays so that they cross page.evaluate unchanged.
 
 import { startWorldModelWorker } from '../../workers/world-model-client';
+import { WorldModelRunner } from './world-model-runner';
 import type { WorldModelPair } from './world-model-runner';
+import { Tokenizer } from '../tokenizer';
 import type { TokenizerJSON } from '../tokenizer';
 
 type OrtModule = typeof import('onnxruntime-web');
@@ -147,5 +149,16 @@ export async function scoreInWorker(request: { model: number[]; tokenizer: Token
     return { backend: info.backend, reason: info.reason, scores: r.scores, forwards: r.forwards, truncated: r.truncated };
   } finally {
     handle.terminate();
+  }
+}
+
+/** The same scoring in the page itself (no worker), e.g. to exercise the runner's WebGPU path cheaply. */
+export async function scoreInPage(request: { model: number[]; tokenizer: TokenizerJSON; contextLength: number; nHeads: number; prefer: 'auto' | 'wasm' | 'webgpu'; pairs: WorldModelPair[] }): Promise<WorkerRun> {
+  const runner = await WorldModelRunner.create(Uint8Array.from(request.model), Tokenizer.fromJSON(request.tokenizer), request, { prefer: request.prefer });
+  try {
+    const r = await runner.score(request.pairs);
+    return { backend: runner.backend, reason: runner.reason, scores: Array.from(r.scores), forwards: r.forwards, truncated: r.truncated };
+  } finally {
+    await runner.release();
   }
 }

@@ -3,6 +3,7 @@
 // forwards on onnxruntime-web, on the WebGPU EP (the onnxruntime-web/webgpu bundle, sharing a
 // GPUDevice we own, outputs left in GPU buffers until read) where there is WebGPU, else on the wasm EP.
 
+import { acquireDevice } from '../../gpu/device.ts';
 import type { Tokenizer } from '../tokenizer.ts';
 import { SPECIAL_TOKENS } from '../tokenizer.ts';
 import { configureOrt, createWasmSession, floatData, int64Tensor, ort } from './ort-runtime.ts';
@@ -11,7 +12,7 @@ import type { OrtRuntimeOptions } from './ort-runtime.ts';
 export type WorldModelBackend = 'webgpu' | 'wasm';
 
 export interface WorldModelRunnerOptions extends OrtRuntimeOptions {
-  /** 'auto' (default): WebGPU when a device is given or can be acquired, else wasm. */
+  /** 'auto' (default): WebGPU when a device is given or a hardware adapter exists, else wasm. */
   prefer?: 'auto' | WorldModelBackend;
   /** A device to share (e.g. the policy engine's); without it 'auto' and 'webgpu' request one. */
   device?: GPUDevice;
@@ -65,14 +66,19 @@ async function webgpuBackend(bytes: Uint8Array, device: GPUDevice, options: Worl
   return { name: 'webgpu', ortModule: ortWebgpu, session };
 }
 
-async function acquire(): Promise<GPUDevice | null> {
-  const gpu = typeof navigator !== 'undefined' ? (navigator as Navigator & { gpu?: GPU }).gpu : undefined;
-  if (!gpu) return null;
-  const adapter = await gpu.requestAdapter();
-  if (!adapter) return null;
-  const limits: Record<string, number> = {};
-  for (const k of ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeWorkgroupStorageSize'] as const) limits[k] = adapter.limits[k];
-  return adapter.requestDevice({ requiredLimits: limits });
+/** A device of our own, or why there is none (or why it is not worth using). */
+async function acquire(prefer: 'auto' | WorldModelBackend): Promise<{ device: GPUDevice | null; why: string }> {
+  try {
+    const { device, info } = await acquireDevice();
+    // WebGPU on CPU emulation runs this model ~100x slower than the wasm EP: only when asked for.
+    if (info.isSoftware && prefer === 'auto') {
+      device.destroy();
+      return { device: null, why: `WebGPU adapter '${info.name}' is software emulation` };
+    }
+    return { device, why: `WebGPU adapter '${info.name}'` };
+  } catch (e) {
+    return { device: null, why: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 export class WorldModelRunner {
@@ -99,16 +105,16 @@ export class WorldModelRunner {
     const maxAttention = options.maxAttentionElements ?? 1 << 25;
     let failure = '';
     if (prefer !== 'wasm') {
-      try {
-        const device = options.device ?? (await acquire());
-        if (device) {
-          const b = await webgpuBackend(bytes, device, options);
-          const reason = options.device ? 'WebGPU, sharing the given device' : 'WebGPU adapter available';
-          return new WorldModelRunner({ ...b, reason }, tokenizer, shape, maxAttention, device);
+      const got = options.device ? { device: options.device, why: 'WebGPU, sharing the given device' } : await acquire(prefer);
+      if (got.device) {
+        try {
+          const b = await webgpuBackend(bytes, got.device, options);
+          return new WorldModelRunner({ ...b, reason: got.why }, tokenizer, shape, maxAttention, got.device);
+        } catch (e) {
+          failure = `WebGPU failed: ${e instanceof Error ? e.message : String(e)}`;
         }
-        failure = 'no WebGPU adapter';
-      } catch (e) {
-        failure = `WebGPU failed: ${e instanceof Error ? e.message : String(e)}`;
+      } else {
+        failure = got.why;
       }
       if (prefer === 'webgpu') throw new Error(`world model: ${failure}`);
     }
