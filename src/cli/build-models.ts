@@ -1,0 +1,70 @@
+// `npm run build:models`: the models pipeline (src/pipeline/run-pipeline.ts) from the command line.
+//   tsx src/cli/build-models.ts [--seed 1] [--config small] [--stage all|<stage>|<from>..<to>] [--quick]
+//                               [--sft-steps N] [--wm-steps N] [--samples-per-task K] [--threads N]
+//                               [--out public/models] [--work .cache/models-build]
+// Sampled programs run only in the browser sandbox (headless Chromium), never in Node.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ConfigName } from '../model/config.ts';
+import { nodeFileLoader } from '../tasks/node-file-loader.ts';
+import { TaskRegistry } from '../tasks/task-registry.ts';
+import type { Stage } from '../pipeline/run-pipeline.ts';
+import { STAGES, fullSettings, quickSettings, runPipeline } from '../pipeline/run-pipeline.ts';
+import { openBrowserSandbox } from './browser-sandbox.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function stagesFrom(spec: string): Stage[] {
+  if (spec === 'all') return [...STAGES];
+  const [from, to = from] = spec.split('..');
+  const a = STAGES.indexOf(from as Stage);
+  const b = STAGES.indexOf(to as Stage);
+  if (a < 0 || b < 0 || b < a) throw new Error(`--stage ${spec}: use all, one of ${STAGES.join(', ')}, or from..to`);
+  return STAGES.slice(a, b + 1);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seed: { type: 'string', default: '1' },
+      config: { type: 'string', default: 'small' },
+      stage: { type: 'string', default: 'all' },
+      quick: { type: 'boolean', default: false },
+      'sft-steps': { type: 'string' },
+      'wm-steps': { type: 'string' },
+      'samples-per-task': { type: 'string' },
+      context: { type: 'string' },
+      threads: { type: 'string' },
+      out: { type: 'string' },
+      work: { type: 'string' },
+    },
+  });
+  const seed = Number(values.seed);
+  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
+  const settings = values.quick ? quickSettings(seed) : fullSettings(seed, values.config as ConfigName);
+  if (values['sft-steps']) settings.sft.steps = Number(values['sft-steps']);
+  if (values['wm-steps']) settings.wm.steps = Number(values['wm-steps']);
+  if (values['samples-per-task']) settings.samples.perTask = Number(values['samples-per-task']);
+  if (values.context) settings.contextLength = Number(values.context);
+  if (values.threads) settings.threads = Number(values.threads);
+  const stages = stagesFrom(values.stage);
+  const t0 = performance.now();
+  await runPipeline(
+    {
+      root,
+      workDir: resolve(values.work ?? resolve(root, values.quick ? '.cache/models-build-quick' : '.cache/models-build')),
+      outDir: resolve(values.out ?? resolve(root, values.quick ? '.cache/models-quick' : 'public/models')),
+      registry: new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks'))),
+      settings,
+      openSandbox: (size) => openBrowserSandbox({ size, spares: 0 }),
+      log: (line) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${line}`),
+    },
+    stages,
+  );
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  process.exit(1);
+});
