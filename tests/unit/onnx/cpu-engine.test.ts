@@ -1,102 +1,25 @@
-// The CPU engine (onnxruntime-web wasm) against the reference: sampling, log-probs, AdamW update.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Model } from '../../../src/model/init.ts';
-import { rlLoss, sftLoss, tokenLogProbs, worldModelLoss } from '../../../src/model/losses.ts';
-import { adamwStep, clipByGlobalNorm } from '../../../src/model/ops.ts';
-import type { AdamWConfig } from '../../../src/model/ops.ts';
-import { sample } from '../../../src/model/sampling.ts';
+// The CPU engine (onnxruntime-web wasm): the shared engine conformance checks, plus what is CPU-specific.
+import { describe, expect, it } from 'vitest';
+import { sftLoss, tokenLogProbs, worldModelLoss } from '../../../src/model/losses.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
-import type { SequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { CpuEngine } from '../../../src/engine/cpu-engine.ts';
-import { maxAbsDiff, roughModel, testRng } from './fixtures.ts';
+import { conformanceBatch, policyEngineConformance } from './engine-conformance.ts';
+import { maxAbsDiff, roughModel } from './fixtures.ts';
 
-function batchFor(model: Model, B: number, T: number, seed: number): SequenceBatch {
-  const rng = testRng(seed);
-  const V = model.config.vocabSize;
-  const specs = Array.from({ length: B }, (_, b) => ({
-    tokens: Array.from({ length: Math.max(3, T - 3 * b) }, () => 4 + Math.floor(rng() * (V - 4))),
-    programStart: 2 + b,
-  }));
-  return makeSequenceBatch(specs, T);
-}
+policyEngineConformance('cpu', (model) => CpuEngine.fromModel(model, { numThreads: 2 }));
 
-describe('CPU engine (onnxruntime-web wasm)', () => {
-  let model: Model;
-  let engine: CpuEngine;
-  beforeAll(() => {
-    model = roughModel('tiny', 21);
-    engine = CpuEngine.fromModel(model, { numThreads: 2 });
-  });
-  afterAll(async () => engine.dispose());
+describe('CPU engine specifics', () => {
+  const model = roughModel('tiny', 21);
 
-  it('names its backend', () => {
+  it('names its backend', async () => {
+    const engine = CpuEngine.fromModel(model);
     expect(engine.backend).toMatch(/^cpu \(onnxruntime-web wasm, \d+ threads\)$/);
-  });
-
-  it('batched KV-cache sampling draws the same tokens as the reference sampler, prompt by prompt', async () => {
-    const prompts = [[1, 5, 9, 13], [1, 7], [1, 20, 21, 22, 23, 24, 25]];
-    const options = { maxNewTokens: 9, temperature: 1.3, topK: 12 };
-    const got = await engine.sample(prompts, { ...options, rngs: prompts.map((_, i) => testRng(100 + i)), stopToken: 6 });
-    prompts.forEach((p, i) => {
-      const want = sample(model, p, { ...options, rng: testRng(100 + i), stopToken: 6 });
-      expect(got[i].tokens).toEqual(want.tokens);
-      expect(got[i].stopped).toBe(want.stopped);
-      expect(maxAbsDiff(got[i].logProbs, want.logProbs)).toBeLessThan(1e-4);
-    });
-    // the context length bounds generation
-    const long = await engine.sample([Array.from({ length: 14 }, () => 5)], { maxNewTokens: 10, temperature: 0, rngs: [testRng(1)] });
-    expect(long[0].tokens.length).toBe(2);
-  });
-
-  it('log-probs equal tokenLogProbs (mask and all)', async () => {
-    const batch = batchFor(model, 3, 14, 22);
-    for (const which of ['mask', 'all'] as const) {
-      expect(maxAbsDiff(await engine.logProbs(batch, which), tokenLogProbs(model, batch, which))).toBeLessThan(2e-5);
-    }
-  });
-
-  it('update = the reference clipping and AdamW (decay on matrices only) on the same gradients, over two steps', async () => {
-    const batch = batchFor(model, 3, 14, 23);
-    const adamw: AdamWConfig = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1 };
-    const objective = { kind: 'rl' as const, weights: [0.5, -1, 2], normalizer: 40 };
-    const local = CpuEngine.fromModel(model);
-    const params = model.params.slice();
-    const m = new Float32Array(params.length);
-    const v = new Float32Array(params.length);
-    for (let step = 1; step <= 2; step++) {
-      // the engine's gradients are the reference's (checked per tensor in training-graph.test.ts)
-      const want = rlLoss({ ...model, params: params.slice() }, batch, objective);
-      const { grads } = await local.gradients(batch, objective);
-      expect(maxAbsDiff(grads, want.grads!)).toBeLessThan(1e-4 * Math.max(...want.grads!.map(Math.abs)));
-      const scale = clipByGlobalNorm(grads, 0.05);
-      for (const view of model.layout.views) {
-        const r = (a: Float32Array): Float32Array => a.subarray(view.offset, view.offset + view.size);
-        adamwStep(r(params), r(grads), r(m), r(v), step, { ...adamw, weightDecay: view.decay ? adamw.weightDecay : 0 });
-      }
-      const got = await local.update(batch, objective, { adamw, maxGradNorm: 0.05 });
-      expect(got.step).toBe(step);
-      expect(got.loss).toBeCloseTo(want.loss, 4);
-      expect(got.clipScale).toBeCloseTo(scale, 6);
-      expect(scale).toBeLessThan(1);
-      expect(maxAbsDiff(await local.getWeights(), params)).toBeLessThan(1e-6);
-    }
-    expect(maxAbsDiff(params, model.params)).toBeGreaterThan(adamw.lr);
-    await local.dispose();
-  });
-
-  it('world-model objective: loss and gradients equal worldModelLoss', async () => {
-    const batch = batchFor(model, 3, 12, 25);
-    const targets = [0.1, 0.9, 0.5];
-    const want = worldModelLoss(model, batch, targets);
-    const got = await engine.gradients(batch, { kind: 'wm', targets });
-    expect(got.loss).toBeCloseTo(want.loss, 5);
-    expect(got.count).toBe(3);
-    expect(maxAbsDiff(got.grads, want.grads!)).toBeLessThan(1e-4 * Math.max(...want.grads!.map(Math.abs)));
+    await engine.dispose();
   });
 
   it('chunked runs (row chunks, padding beyond the longest sequence dropped) give the reference loss and gradients', async () => {
     const chunked = CpuEngine.fromModel(model, { maxTokensPerRun: 20 });
-    const narrow = batchFor(model, 4, 12, 26);
+    const narrow = conformanceBatch(model, 4, 12, 26);
     // the same sequences in a wider batch: extra padding columns must change nothing
     const batch = makeSequenceBatch(Array.from({ length: 4 }, (_, b) => ({ tokens: Array.from(narrow.tokens.subarray(b * 12, b * 12 + narrow.lengths[b])), programStart: 2 + b })), 15);
     const sft = sftLoss(model, batch);
@@ -112,20 +35,4 @@ describe('CPU engine (onnxruntime-web wasm)', () => {
     await chunked.dispose();
   });
 
-  it('setWeights replaces the weights that sampling and gradients use', async () => {
-    const other = roughModel('tiny', 99);
-    const local = CpuEngine.fromModel(model);
-    const prompt = [1, 9, 4];
-    const opts = { maxNewTokens: 8, temperature: 1, stopToken: -1 };
-    const before = await local.sample([prompt], { ...opts, rngs: [testRng(5)] });
-    expect(before[0].tokens).toEqual(sample(model, prompt, { ...opts, rng: testRng(5) }).tokens);
-    await local.setWeights(other.params, true);
-    // the decoding session must follow the new weights
-    const after = await local.sample([prompt], { ...opts, rngs: [testRng(5)] });
-    expect(after[0].tokens).toEqual(sample(other, prompt, { ...opts, rng: testRng(5) }).tokens);
-    expect(after[0].tokens).not.toEqual(before[0].tokens);
-    const batch = batchFor(other, 2, 10, 24);
-    expect(maxAbsDiff(await local.logProbs(batch, 'all'), tokenLogProbs(other, batch, 'all'))).toBeLessThan(2e-5);
-    await local.dispose();
-  });
 });
