@@ -1,12 +1,26 @@
 // The sandbox harness page (sandbox.html): exposes the pool on window for Playwright-driven tests,
 // the benchmark and the score command. It holds no labels: callers grade predictions themselves.
 import { SandboxPool, type PoolOptions, type PoolStats } from './pool';
-import type { SandboxJob, SandboxResult } from './protocol';
+import type { SandboxFiles, SandboxJob, SandboxResult } from './protocol';
+import { libraryHash, populationFor, runPopulation, type PopulationProgress, type PopulationRun } from './leaderboard-on-the-spot';
+import { pythonLibrary } from './python-library';
+import type { MetricName, TaskType } from '../tasks/task-types';
+
+export interface PopulationRequest {
+  files: SandboxFiles;
+  type: TaskType;
+  metric: MetricName;
+  /** Fewer programs than the full population (an evenly spaced subset). */
+  size?: number;
+  timeoutMs?: number;
+}
 
 export interface SandboxHarness {
   start(options?: PoolOptions): Promise<PoolStats>;
   run(job: SandboxJob): Promise<SandboxResult>;
   runMany(jobs: SandboxJob[]): Promise<SandboxResult[]>;
+  /** Runs the reference population on a task's program inputs (the Playground's code path); no grading here. */
+  runPopulation(request: PopulationRequest): Promise<PopulationRun>;
   killWorker(workerId: number): boolean;
   stats(): PoolStats;
   whenAllReady(): Promise<void>;
@@ -17,6 +31,8 @@ export interface SandboxHarness {
 declare global {
   interface Window {
     sandbox: SandboxHarness;
+    /** Set by a driver (Playwright's exposeFunction) to hear population progress. */
+    sandboxProgress?: (p: PopulationProgress) => void;
   }
 }
 
@@ -39,6 +55,15 @@ window.sandbox = {
   },
   run: (job) => need().run(job),
   runMany: (jobs) => Promise.all(jobs.map((j) => need().run(j))),
+  async runPopulation(req) {
+    const p = need();
+    return runPopulation((job) => p.run(job), req.files, populationFor(req.type, req.metric, req.size), {
+      timeoutMs: req.timeoutMs,
+      jobs: p.size,
+      toolkitHash: await libraryHash(pythonLibrary()),
+      onProgress: (progress) => void window.sandboxProgress?.(progress),
+    });
+  },
   killWorker: (id) => need().killWorker(id),
   stats: () => need().stats(),
   whenAllReady: () => need().whenAllReady(),
