@@ -71,10 +71,14 @@ export async function trainWorldModel(init: Model, tokenizer: Tokenizer, example
 export async function predictWithExport(model: Model, tokenizer: Tokenizer, examples: readonly Pick<WmExample, 'card' | 'program'>[], threads?: number): Promise<Float32Array> {
   const runner = await WorldModelRunner.create(exportWorldModel(model, 'initializers'), tokenizer, model.config, { prefer: 'wasm', numThreads: threads });
   const out = new Float32Array(examples.length);
-  // Bounded calls: a few hundred sequences per forward at most.
-  for (let s = 0; s < examples.length; s += 64) {
-    const r = await runner.score(examples.slice(s, s + 64).map((e) => ({ card: e.card, program: e.program })));
-    out.set(r.scores, s);
+  try {
+    // Bounded calls: at most 64 sequences per score call.
+    for (let s = 0; s < examples.length; s += 64) {
+      const r = await runner.score(examples.slice(s, s + 64).map((e) => ({ card: e.card, program: e.program })));
+      out.set(r.scores, s);
+    }
+  } finally {
+    await runner.release();
   }
   return out;
 }
