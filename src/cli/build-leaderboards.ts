@@ -84,9 +84,8 @@ async function loadPrograms(programsFile: string | undefined): Promise<(type: Ta
 }
 
 async function toolkitHash(): Promise<string> {
-  const { readPythonLibrary } = await import('../sandbox-pyodide/node-runner.ts');
-  const lib = readPythonLibrary();
-  return sha256(Object.keys(lib).sort().flatMap((k) => [k, lib[k]]));
+  const { pythonLibraryHash } = await import('../sandbox-pyodide/node-runner.ts');
+  return pythonLibraryHash();
 }
 
 // ---------------------------------------------------------------------------- worker side

@@ -8,6 +8,7 @@
 // Loads Pyodide once from node_modules, writes the toolkit and the runner into its file system,
 // and runs one program at a time in a job folder that is emptied before and after every run.
 
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -48,6 +49,16 @@ export function readPythonLibrary(): Record<string, string> {
   }
   files[`${RUNNER_MODULE}.py`] = readFileSync(join(root, 'runner.py'), 'utf8');
   return files;
+}
+
+/**
+ * SHA-256 over the Python library's paths and sources: leaderboards record it, so a toolkit change
+ * that would move their values is caught (tests compare it with the committed leaderboards).
+ */
+export function pythonLibraryHash(lib: Record<string, string> = readPythonLibrary()): string {
+  const h = createHash('sha256');
+  for (const k of Object.keys(lib).sort()) h.update(k).update('\u0000').update(lib[k]).update('\u0000');
+  return h.digest('hex');
 }
 
 // Counts down in a worker thread while Python holds the main thread, then raises the interrupt flag.
