@@ -9,6 +9,7 @@ export interface RouteDef {
 export const ROUTES: readonly RouteDef[] = [
   { path: '/', title: 'Overview' },
   { path: '/paper', title: 'The paper, live' },
+  { path: '/playground', title: 'Playground' },
 ];
 
 function current(): string {

@@ -1,0 +1,144 @@
+// The Playground (#/playground) in a real browser: a program runs in the page's sandbox pool and is
+// graded on the page; a crash shows its traceback and keeps the user's text; a CSV becomes a task
+// whose leaderboard is built on the spot (small population); user errors get clear messages.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, serveDist, type Served } from './browser';
+import { parseCsvRecords, writeCsv } from '../../src/tasks/csv';
+
+const root = resolve(import.meta.dirname, '../..');
+const artifacts = resolve(root, 'test-results');
+
+const CRASH = `import toolkit as tk
+task = tk.load_task()
+def fit(rows):
+    return 1 / 0
+fit(task.train)
+`;
+
+async function text(page: Page, testid: string): Promise<string> {
+  return ((await page.locator(`[data-testid="${testid}"]`).first().textContent()) ?? '').trim();
+}
+
+/** Clicks Run and waits for the button to come back (the run, including pool start-up, is over). */
+async function runAndWait(page: Page): Promise<void> {
+  await page.click('[data-testid=run-button]');
+  await page.waitForSelector('[data-testid=run-button]:has-text("Running")', { timeout: 10_000 }).catch(() => undefined);
+  await page.waitForSelector('[data-testid=run-button]:not([disabled])', { timeout: 150_000 });
+}
+
+function carsCsv(rows: number): Buffer {
+  const [header, ...data] = parseCsvRecords(readFileSync(resolve(root, '../shared/datasets/train/vega_cars.csv'), 'utf8'));
+  return Buffer.from(writeCsv(header, data.slice(0, rows)));
+}
+
+describe('Playground (#/playground)', () => {
+  let served: Served;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    served = await serveDist();
+    browser = await launchChromium({ webgpu: false });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${served.url}#/playground`);
+    await page.waitForSelector('[data-testid=task-card]', { timeout: 60_000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  it('runs the prefilled program on a real task: ok, a percentile in (0, 1], pool start-up shown', async () => {
+    expect(await text(page, 'task-card')).toContain('vega_cars');
+    expect(await text(page, 'task-card')).toMatch(/Regression\. Metric: RMSE/);
+    const program = await page.inputValue('[data-testid=program]');
+    expect(program).toContain('import toolkit as tk');
+    expect(program).toContain('tk.Ridge(alpha=1.0)');
+
+    const t0 = performance.now();
+    await runAndWait(page);
+    console.log(`playground first run incl. pool start-up: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    expect(await text(page, 'pool-progress')).toMatch(/^Python sandbox ready: \d worker\(s\), started in [\d.]+ s$/);
+    expect(await text(page, 'result-status')).toBe('ok');
+    expect(Number((await text(page, 'result-metric')).split(' ')[0])).toBeGreaterThan(0);
+    const pct = Number((await text(page, 'result-percentile')).split(' ')[0]);
+    expect(pct).toBeGreaterThan(0);
+    expect(pct).toBeLessThanOrEqual(1);
+    expect(await text(page, 'result-time')).toMatch(/^[\d.]+ s/);
+  });
+
+  it('a crashing program shows its traceback, scores 0, and its text stays in the editor', async () => {
+    await page.fill('[data-testid=program]', CRASH);
+    await runAndWait(page);
+    expect(await text(page, 'result-status')).toBe('error');
+    const tb = await text(page, 'result-traceback');
+    expect(tb).toContain('Traceback');
+    expect(tb).toContain('line 4, in fit');
+    expect(tb).toContain('ZeroDivisionError');
+    expect(Number((await text(page, 'result-percentile')).split(' ')[0])).toBe(0);
+    expect(await page.inputValue('[data-testid=program]')).toBe(CRASH);
+
+    // An empty program is refused with a message, before anything runs.
+    await page.fill('[data-testid=program]', '   ');
+    await page.click('[data-testid=run-button]');
+    expect(await text(page, 'run-error')).toMatch(/The program is empty/);
+    await page.fill('[data-testid=program]', CRASH);
+
+    // Loading a reference program is undoable.
+    await page.click('[data-testid=starter-load]');
+    expect(await page.inputValue('[data-testid=program]')).toContain('tk.Ridge');
+    await page.click('[data-testid=starter-undo]');
+    expect(await page.inputValue('[data-testid=program]')).toBe(CRASH);
+  });
+
+  it('a CSV becomes a task; bad choices get clear messages; its leaderboard is built on the spot and ranks a run', async () => {
+    await page.click('[data-testid=mode-csv]');
+    // A file that is not CSV.
+    await page.setInputFiles('[data-testid=csv-input]', { name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b,y\n"1,2,3\n4,5,6\n') });
+    expect(await text(page, 'csv-error')).toBe('broken.csv: CSV: a quoted field opened on line 2 is never closed');
+
+    await page.setInputFiles('[data-testid=csv-input]', { name: 'cars.csv', mimeType: 'text/csv', buffer: carsCsv(150) });
+    await page.waitForSelector('[data-testid=target-select]');
+    expect(await text(page, 'csv-summary')).toBe('cars.csv: 150 rows, 8 columns.');
+    // A categorical target with three values: inferred multiclass, metrics follow.
+    await page.selectOption('[data-testid=target-select]', 'Origin');
+    expect(await text(page, 'type-note')).toMatch(/^Task type multiclass \(inferred/);
+    expect(await page.locator('[data-testid=metric-select] option').allTextContents()).toEqual(['accuracy', 'macro_f1']);
+    // Forcing regression on a text target is refused with the builder's message.
+    await page.selectOption('[data-testid=type-select]', 'regression');
+    await page.click('[data-testid=build-button]');
+    expect(await text(page, 'build-error')).toMatch(/Origin/);
+
+    await page.selectOption('[data-testid=type-select]', 'auto');
+    await page.selectOption('[data-testid=target-select]', 'Miles_per_Gallon');
+    expect(await text(page, 'type-note')).toMatch(/^Task type regression \(inferred/);
+    await page.selectOption('[data-testid=metric-select]', 'rmse');
+    await page.fill('[data-testid=population-input]', '10');
+    await page.click('[data-testid=build-button]');
+    await page.waitForSelector('[data-testid=build-progress]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=leaderboard-table]', { timeout: 150_000 });
+    const summary = await text(page, 'leaderboard-summary');
+    expect(summary).toMatch(/^\d+ distinct entries from 10 reference programs\s+\(0 failed\), built in [\d.]+ s on \d worker\(s\)\./);
+    console.log(`playground BYO leaderboard: ${summary}`);
+    expect(await text(page, 'task-card')).toMatch(/custom_[0-9a-f]{8}/);
+    // The user's text survived the task change.
+    expect(await page.inputValue('[data-testid=program]')).toBe(CRASH);
+
+    await page.click('[data-testid=starter-load]');
+    await runAndWait(page);
+    expect(await text(page, 'result-status')).toBe('ok');
+    const pct = Number((await text(page, 'result-percentile')).split(' ')[0]);
+    expect(pct).toBeGreaterThan(0);
+    expect(pct).toBeLessThanOrEqual(1);
+    expect(await text(page, 'result-percentile')).toMatch(/of \d+ entries/);
+
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: resolve(artifacts, 'playground.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+});
