@@ -1,7 +1,7 @@
 // The fixed train/test split of a task's rows. Seeded, stratified by class for classification (so a
 // rare class lands on both sides), with caps on both sides because programs run in pure Python.
 
-import { createSeededRandom, shuffled, type SeededRandom } from './seeded-random.ts';
+import { mulberry32, shuffleInPlace } from '../wmrl/random.ts';
 
 export interface SplitOptions {
   seed: number;
@@ -69,14 +69,14 @@ function groupIndices(strata: readonly string[]): { keys: string[]; groups: numb
 }
 
 export function splitRows(n: number, opts: SplitOptions): RowSplit {
-  const rng: SeededRandom = createSeededRandom(opts.seed);
+  const rng = mulberry32(opts.seed);
   const { nTrain, nTest } = splitSizes(n, opts.testFraction, opts.trainCap, opts.testCap);
   let train: number[];
   let test: number[];
   if (opts.strata) {
     if (opts.strata.length !== n) throw new Error('splitRows: one stratum per row needed');
     const { groups } = groupIndices(opts.strata);
-    const pools = groups.map((g) => shuffled(g, rng));
+    const pools = groups.map((g) => shuffleInPlace(rng, g.slice()));
     const testCounts = allocate(pools.map((p) => p.length), nTest, 1, 2);
     test = [];
     const rest = pools.map((p, i) => {
@@ -87,11 +87,11 @@ export function splitRows(n: number, opts: SplitOptions): RowSplit {
     train = [];
     rest.forEach((p, i) => train.push(...p.slice(0, trainCounts[i])));
   } else {
-    const order = shuffled(Array.from({ length: n }, (_, i) => i), rng);
+    const order = shuffleInPlace(rng, Array.from({ length: n }, (_, i) => i));
     test = order.slice(0, nTest);
     train = order.slice(nTest, nTest + nTrain);
   }
   // Shuffle each side so rows are not grouped by class (a program taking the last rows of train.csv
   // as its validation set must not get one class only).
-  return { train: shuffled(train, rng), test: shuffled(test, rng) };
+  return { train: shuffleInPlace(rng, train), test: shuffleInPlace(rng, test) };
 }

@@ -2,20 +2,10 @@
 // once with a plausible status. SANDBOX_SOAK_RUNS sets the count (default 40; `npm run test:soak`
 // runs 500). The kill schedule comes from a seeded generator, so a failure can be replayed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/wmrl/random.ts';
 import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness';
 
 const RUNS = Number(process.env.SANDBOX_SOAK_RUNS ?? 40);
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe(`sandbox soak (${RUNS} runs, injected kills)`, () => {
   let s: SandboxSession;

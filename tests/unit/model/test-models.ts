@@ -5,22 +5,10 @@ import type { Model } from '../../../src/model/init.ts';
 import { createModel } from '../../../src/model/init.ts';
 import type { SequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
+import { mulberry32, normal } from '../../../src/wmrl/random.ts';
 
-/** mulberry32, local to the tests so they do not depend on another module's generator. */
-export function testRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function normal(rng: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-}
+/** The project's generator under the name the model tests use. */
+export const testRng = mulberry32;
 
 /**
  * The tiny model with weights far from the init (std 0.3, gains 1 +- 0.2, nonzero biases) so that

@@ -1,16 +1,9 @@
 // Seeded test data: every random tensor in the op tests comes from here so failures reproduce.
 
-/** mulberry32: small, fast, good enough for test data. Returns floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../../src/wmrl/random.ts';
+
+/** The project's generator (mulberry32) under the name the op tests use. Returns floats in [0, 1). */
+export const seededRandom = mulberry32;
 
 /** Uniform values in [-scale, scale). */
 export function randomTensor(rand: () => number, n: number, scale = 1): Float32Array {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCsv, writeCsv } from '../../../src/tasks/csv.ts';
+import { mulberry32, shuffleInPlace } from '../../../src/wmrl/random.ts';
 
 export interface ManifestEntry {
   id: string;
@@ -32,20 +33,7 @@ export function manifest(): ManifestEntry[] {
 
 /** Deterministic shuffle (mulberry32) so the split does not depend on anything but the seed. */
 function shuffled(n: number, seed: number): number[] {
-  let a = seed >>> 0;
-  const rand = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const idx = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [idx[i], idx[j]] = [idx[j], idx[i]];
-  }
-  return idx;
+  return shuffleInPlace(mulberry32(seed), Array.from({ length: n }, (_, i) => i));
 }
 
 /** Split a manifest data set: test share `testFraction`, train rows capped at `trainCap`. */
