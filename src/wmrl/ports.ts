@@ -1,0 +1,146 @@
+// The narrow interfaces the training loop talks to. The loop (trainer.ts) and the evaluation
+// (evaluate.ts) see only these; the browser implements them with the policy worker, the world-model
+// worker and the sandbox pool plus grader (src/app/ports-browser.ts), the Node tests with the CPU
+// engine and deterministic fixtures. Nothing here imports DOM, workers or GPU code.
+//
+// Every port reports its own busy time (measured where the work runs), so the cost accounting adds
+// measurements and never estimates.
+
+import type { SequenceBatch } from '../model/sequence-batch.ts';
+
+/** One program to sample: the task card it answers and the seed of its private generator. */
+export interface SampleRequest {
+  card: string;
+  seed: number;
+}
+
+export interface SamplingOptions {
+  /** Program tokens at most (the eos included); also bounded by the context length. */
+  maxNewTokens: number;
+  temperature: number;
+  /** 0 keeps the whole vocabulary. */
+  topK: number;
+}
+
+export interface SampledSequence {
+  /** [bos] card [sep]: the prompt the program was sampled from. */
+  promptTokens: number[];
+  /** The sampled program tokens, eos included when the policy closed the program. */
+  programTokens: number[];
+  /** The decoded program text (eos stripped). */
+  program: string;
+  /** True when eos ended the program (false: cut at the length limit). */
+  stopped: boolean;
+}
+
+export interface SampleBatchResult {
+  samples: SampledSequence[];
+  /** Busy time of the sampling call where it ran, ms. */
+  busyMs: number;
+}
+
+export interface PolicyUpdateRequest {
+  batch: SequenceBatch;
+  /** One loss coefficient per sequence (advantage times stream weight), in batch order. */
+  coefficients: number[];
+  /** The constant normaliser Z of L = -sum_i c_i sum_tokens log p / Z. */
+  normalizer: number;
+  lr: number;
+  weightDecay: number;
+  /** Global gradient-norm clip; 0 disables. */
+  maxGradNorm: number;
+  /** PPO ratio clip epsilon; used only with more than one inner epoch (the first epoch is on-policy). */
+  clipEpsilon?: number;
+  /** Inner epochs over the same batch (default 1). */
+  epochs?: number;
+  /** KL penalty to the reference (SFT) policy, k3 estimator; 0 or undefined: off. */
+  klBeta?: number;
+}
+
+export interface PolicyUpdateResult {
+  loss: number;
+  gradNorm: number;
+  clipScale: number;
+  clipFraction: number;
+  meanKl: number;
+  /** Optimiser steps taken so far. */
+  optimizerStep: number;
+  busyMs: number;
+}
+
+/** AdamW state, plain data (for checkpoints); null where the backend keeps it out of reach. */
+export interface OptimizerState {
+  step: number;
+  m: Float32Array;
+  v: Float32Array;
+}
+
+export interface PolicyWeights {
+  params: Float32Array;
+  optimizer: OptimizerState | null;
+}
+
+export interface PolicyPort {
+  /** e.g. 'cpu (onnxruntime-web wasm, 2 threads)' or 'webgpu (NVIDIA ...)'. */
+  readonly backend: string;
+  sample(requests: readonly SampleRequest[], options: SamplingOptions): Promise<SampleBatchResult>;
+  update(request: PolicyUpdateRequest): Promise<PolicyUpdateResult>;
+  getWeights(): Promise<PolicyWeights>;
+  setWeights(weights: PolicyWeights): Promise<void>;
+}
+
+export interface ScorePair {
+  card: string;
+  program: string;
+}
+
+export interface WorldModelScoreResult {
+  /** One score in [0, 1] per pair, in request order. */
+  scores: number[];
+  forwards: number;
+  busyMs: number;
+}
+
+export interface WorldModelPort {
+  readonly backend: string;
+  score(pairs: readonly ScorePair[]): Promise<WorldModelScoreResult>;
+}
+
+/** Outcome of one real execution, as the grader saw it. */
+export type ExecutionStatus = 'ok' | 'invalid' | 'error' | 'timeout' | 'memory' | 'killed';
+
+export type MedalName = 'gold' | 'silver' | 'bronze';
+
+export interface ExecutionRequest {
+  taskId: string;
+  program: string;
+}
+
+export interface ExecutionResult {
+  /** True score y in [0, 1]: the leaderboard percentile; 0 for any failure. */
+  score: number;
+  status: ExecutionStatus;
+  medal: MedalName | null;
+  /** Busy time of the worker that ran it (dispatch to result), ms. */
+  busyMs: number;
+  /** Which executor worker ran it (-1 when not applicable). */
+  workerId: number;
+  /** A short reason for a failure (error line, invalid predictions message). */
+  message?: string;
+}
+
+export interface ExecutorPort {
+  /** Runs every request for real (in parallel where the executor can) and grades it; results in order. */
+  run(requests: readonly ExecutionRequest[]): Promise<ExecutionResult[]>;
+}
+
+/** A task as the agent sees it: an id (for the executor) and its card (for policy and world model). */
+export interface TaskView {
+  id: string;
+  card: string;
+}
+
+export interface TaskSource {
+  trainingTasks(): Promise<TaskView[]>;
+  heldOutTasks(): Promise<TaskView[]>;
+}

@@ -1,0 +1,367 @@
+// The WMRL training loop (method.md 3), one `step()` read top to bottom:
+//
+//   1. draw B training tasks (seeded)            5. score: rewards, advantages, fusion coefficients
+//   2. sample a group of n programs per task     6. build the RL batch, Z = token budget constant
+//   3. plan the anchor groups (MethodState.plan) 7. policy update
+//   4. world-model scores for every group and,   8. emit a StepRecord (diagnostics and cost)
+//      at the same time, real runs of the anchors
+//
+// The step math (calibration, advantages, fusion) is MethodState's; this file only moves data
+// between the ports (ports.ts) and keeps the books. Two special cases of the same loop:
+//   rho = 1: all-real GRPO. Every group is executed; the world model is never called, so no forwards
+//            are charged. MethodState still needs an s for every group: it gets y in its place, and
+//            the record reports no world-model numbers for such a step.
+//   rho = 0: world-model only. Nothing is executed; rewards are raw or identity-calibrated s.
+//
+// Randomness: every draw is derived from (seed, stream, step, ...) with deriveSeed, so the step
+// counter is the whole generator state and a resumed run draws exactly what the uninterrupted run
+// would have drawn.
+
+import type { AdvantageMode } from './advantages.ts';
+import { addCosts, CostMeter, emptyCost, type CostSheet } from './cost.ts';
+import type { FusionMode } from './fusion.ts';
+import { MethodState, type MethodConfig, type MethodSnapshot } from './method-state.ts';
+import { deriveSeed, mulberry32, sampleIndices, shuffleInPlace } from './random.ts';
+import type { BiasNoiseEstimate } from './theory.ts';
+import type {
+  ExecutionResult, ExecutionStatus, ExecutorPort, PolicyPort, PolicyUpdateResult, PolicyWeights, SamplingOptions, TaskSource, TaskView,
+  WorldModelPort,
+} from './ports.ts';
+import { makeSequenceBatch } from '../model/sequence-batch.ts';
+
+export interface TrainerConfig {
+  /** A label for the run (preset name). */
+  name: string;
+  seed: number;
+  /** Steps the run is meant to take (run() stops there). */
+  steps: number;
+  /** B: groups (training tasks) per step. */
+  groupsPerStep: number;
+  /** n: programs per group (>= 2). */
+  groupSize: number;
+  /** Fraction of groups executed for real; 1 = all-real GRPO, 0 = world-model only. */
+  rho: number;
+  advantageMode: AdvantageMode;
+  /** Online isotonic calibration of world-model scores. */
+  debias: boolean;
+  /** 'ivw' = denoising (inverse-variance fusion), 'none' = every group weighs the same, 'ppi' = PPI++. */
+  fusion: FusionMode;
+  /** EMA rate of r and the PPI moments (default 0.1). */
+  emaRate?: number;
+  /** Calibrator half-life in steps; undefined: every anchor pair weighs the same. */
+  halfLife?: number;
+  sampling: SamplingOptions;
+  lr: number;
+  weightDecay: number;
+  maxGradNorm: number;
+  /** Inner epochs over one step's batch; > 1 turns on PPO ratio clipping with clipEpsilon. */
+  epochs: number;
+  clipEpsilon: number;
+  /** KL penalty to the SFT policy; 0 = off (the default in method.md). */
+  klBeta: number;
+}
+
+/** Independent random streams, so e.g. changing n does not change which tasks are drawn. */
+const STREAM = { tasks: 1, programs: 2 } as const;
+
+export function validateTrainerConfig(c: TrainerConfig): void {
+  const fail = (m: string): never => {
+    throw new RangeError(`trainer config: ${m}`);
+  };
+  if (!Number.isInteger(c.seed)) fail(`seed must be an integer, got ${c.seed}`);
+  if (!(Number.isInteger(c.steps) && c.steps >= 0)) fail(`steps must be a non-negative integer, got ${c.steps}`);
+  if (!(Number.isInteger(c.groupsPerStep) && c.groupsPerStep >= 1)) fail(`groupsPerStep (B) must be a positive integer, got ${c.groupsPerStep}`);
+  if (!(Number.isInteger(c.groupSize) && c.groupSize >= 2)) fail(`groupSize (n) must be an integer >= 2, got ${c.groupSize}`);
+  if (!(c.rho >= 0 && c.rho <= 1)) fail(`rho must lie in [0, 1], got ${c.rho}`);
+  if (!(Number.isInteger(c.sampling.maxNewTokens) && c.sampling.maxNewTokens >= 1)) fail(`sampling.maxNewTokens must be a positive integer`);
+  if (!(c.lr > 0)) fail(`lr must be positive, got ${c.lr}`);
+  if (!(Number.isInteger(c.epochs) && c.epochs >= 1)) fail(`epochs must be a positive integer, got ${c.epochs}`);
+  if (c.epochs > 1 && !(c.clipEpsilon > 0)) fail('more than one epoch needs a positive clipEpsilon');
+  if (!(c.klBeta >= 0)) fail(`klBeta must be >= 0, got ${c.klBeta}`);
+}
+
+/** Z: the token budget of one step, constant for the run (method.md 3.6). */
+export function tokenBudget(c: TrainerConfig): number {
+  return c.groupsPerStep * c.groupSize * c.sampling.maxNewTokens;
+}
+
+export function methodConfigOf(c: TrainerConfig): MethodConfig {
+  return {
+    rho: c.rho,
+    seed: c.seed,
+    advantageMode: c.advantageMode,
+    debias: c.debias,
+    fusion: { mode: c.fusion, emaRate: c.emaRate },
+    halfLife: c.halfLife,
+  };
+}
+
+/** B tasks for a step: distinct while the pool allows, then a fresh shuffled pass (seeded). */
+export function drawTasks<T>(pool: readonly T[], count: number, seed: number): T[] {
+  if (pool.length === 0) throw new Error('trainer: no training tasks');
+  const rng = mulberry32(seed);
+  const out: T[] = [];
+  while (out.length < count) {
+    const take = Math.min(pool.length, count - out.length);
+    const picked = sampleIndices(rng, pool.length, take).map((i) => pool[i]);
+    out.push(...shuffleInPlace(rng, picked));
+  }
+  return out;
+}
+
+/** Everything the loop knows about one group after the step. */
+export interface GroupRecord {
+  taskId: string;
+  anchor: boolean;
+  programs: string[];
+  /** Program tokens sampled (eos included) per program. */
+  programTokens: number[];
+  stopped: boolean[];
+  /** Raw world-model scores s; null when the world model was not called (rho = 1). */
+  wmScores: number[] | null;
+  /** World-model rewards g(s) (or s with debiasing off); null when not called. */
+  wmRewards: number[] | null;
+  /** True scores y; null for world-model groups. */
+  realScores: number[] | null;
+  statuses: ExecutionStatus[] | null;
+  rewards: number[];
+  advantages: number[];
+  coefficients: number[];
+}
+
+export interface StepRecord {
+  run: string;
+  step: number;
+  groups: GroupRecord[];
+  anchorGroups: number;
+  anchorsSoFar: number;
+  groupsSoFar: number;
+  worldModelCalled: boolean;
+  meanReward: number;
+  meanRealReward: number | null;
+  meanWmReward: number | null;
+  /** Calibrated world-model reward against the real score on this step's anchors (out of sample). */
+  realVsWm: { pairs: number; meanAbsError: number | null; meanError: number | null };
+  fusion: { mode: FusionMode; wA: number; wW: number; r: number | null; lambda: number; vA: number | null; vW: number | null; weightsReused: boolean };
+  /** Bias and noise of the world-model gradient, measured on anchors (method.md 4); null without world model. */
+  theory: BiasNoiseEstimate | null;
+  calibration: { pairs: number; knots: { x: number[]; y: number[] } };
+  zeroSpreadFraction: number;
+  wmZeroSpreadFraction: number;
+  executions: number;
+  /** Share of executed programs that ran and wrote valid predictions; null without executions. */
+  validRunRate: number | null;
+  update: PolicyUpdateResult;
+  /** Sequences and masked tokens that entered the update; Z its normaliser. */
+  batch: { sequences: number; programTokens: number; normalizer: number };
+  cost: CostSheet;
+  cumulativeCost: CostSheet;
+  wallMs: number;
+}
+
+export interface TrainerPorts {
+  policy: PolicyPort;
+  worldModel: WorldModelPort;
+  executor: ExecutorPort;
+  tasks: TaskSource;
+}
+
+/** A run between steps: enough to resume it exactly (structured-clone safe; weights are a Float32Array). */
+export interface TrainerCheckpoint {
+  format: 'wmrl-trainer';
+  version: 1;
+  config: TrainerConfig;
+  /** Steps done; also the generator state, since every draw derives from (seed, step). */
+  step: number;
+  method: MethodSnapshot;
+  policy: PolicyWeights;
+  cost: CostSheet;
+}
+
+function mean(values: readonly number[]): number | null {
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+const now = (): number => performance.now();
+
+export class Trainer {
+  readonly config: TrainerConfig;
+  private readonly ports: TrainerPorts;
+  private method: MethodState;
+  private stepsDone: number;
+  private cost: CostSheet;
+  private taskPool: TaskView[] | null = null;
+
+  constructor(config: TrainerConfig, ports: TrainerPorts) {
+    validateTrainerConfig(config);
+    this.config = structuredClone(config);
+    this.ports = ports;
+    this.method = new MethodState(methodConfigOf(config));
+    this.stepsDone = 0;
+    this.cost = emptyCost();
+  }
+
+  /** A trainer that continues a checkpointed run: policy weights and optimiser state are restored. */
+  static async resume(checkpoint: TrainerCheckpoint, ports: TrainerPorts): Promise<Trainer> {
+    if (checkpoint.format !== 'wmrl-trainer' || checkpoint.version !== 1) throw new Error('trainer: not a trainer checkpoint of version 1');
+    const t = new Trainer(checkpoint.config, ports);
+    t.method = MethodState.restore(checkpoint.method);
+    t.stepsDone = checkpoint.step;
+    t.cost = structuredClone(checkpoint.cost);
+    await ports.policy.setWeights(checkpoint.policy);
+    return t;
+  }
+
+  async checkpoint(): Promise<TrainerCheckpoint> {
+    return {
+      format: 'wmrl-trainer',
+      version: 1,
+      config: structuredClone(this.config),
+      step: this.stepsDone,
+      method: this.method.snapshot(),
+      policy: await this.ports.policy.getWeights(),
+      cost: structuredClone(this.cost),
+    };
+  }
+
+  /** Steps done so far (the index of the next step). */
+  get stepsTaken(): number {
+    return this.stepsDone;
+  }
+
+  get done(): boolean {
+    return this.stepsDone >= this.config.steps;
+  }
+
+  /** Busy and wall time of every step so far. */
+  get totalCost(): CostSheet {
+    return structuredClone(this.cost);
+  }
+
+  async step(): Promise<StepRecord> {
+    const c = this.config;
+    const { policy, worldModel, executor } = this.ports;
+    const t0 = now();
+    const meter = new CostMeter();
+    const step = this.stepsDone;
+    const B = c.groupsPerStep;
+    const n = c.groupSize;
+
+    // 1. Draw B training tasks.
+    this.taskPool ??= await this.ports.tasks.trainingTasks();
+    const tasks = drawTasks(this.taskPool, B, deriveSeed(c.seed, STREAM.tasks, step));
+
+    // 2. Sample a group of n programs per task, one seeded generator per program.
+    const requests = tasks.flatMap((t, g) => Array.from({ length: n }, (_, i) => ({ card: t.card, seed: deriveSeed(c.seed, STREAM.programs, step, g, i) })));
+    const sampled = await policy.sample(requests, c.sampling);
+    meter.charge('policySampling', sampled.busyMs);
+    meter.count('programsSampled', requests.length);
+    const group = <T>(flat: readonly T[], g: number): T[] => flat.slice(g * n, (g + 1) * n);
+    const programs = sampled.samples.map((s) => s.program);
+
+    // 3. Anchor plan: which groups run for real.
+    const plan = this.method.plan(B);
+
+    // 4. World-model scores for every group and real runs of the anchor groups, concurrently.
+    const callWorldModel = c.rho < 1;
+    const anchorRequests = plan.anchors.flatMap((g) => group(programs, g).map((program) => ({ taskId: tasks[g].id, program })));
+    const [wm, runs] = await Promise.all([
+      callWorldModel ? worldModel.score(programs.map((program, j) => ({ card: requests[j].card, program }))) : Promise.resolve(null),
+      anchorRequests.length > 0 ? executor.run(anchorRequests) : Promise.resolve([] as ExecutionResult[]),
+    ]);
+    if (wm) {
+      if (wm.scores.length !== programs.length) throw new Error(`trainer: world model returned ${wm.scores.length} scores for ${programs.length} programs`);
+      meter.charge('worldModel', wm.busyMs);
+      meter.count('worldModelScored', programs.length);
+      meter.count('worldModelForwards', wm.forwards);
+    }
+    if (runs.length !== anchorRequests.length) throw new Error(`trainer: executor returned ${runs.length} results for ${anchorRequests.length} programs`);
+    for (const r of runs) meter.charge('sandbox', r.busyMs);
+    meter.count('executions', runs.length);
+    const realByGroup = new Map<number, ExecutionResult[]>();
+    plan.anchors.forEach((g, k) => realByGroup.set(g, runs.slice(k * n, (k + 1) * n)));
+
+    // 5. Rewards, advantages, fusion coefficients (MethodState). Without the world model (rho = 1)
+    //    every group is an anchor and y stands in for s.
+    const y = tasks.map((_, g) => realByGroup.get(g)?.map((r) => r.score) ?? null);
+    const s = tasks.map((_, g) => (wm ? group(wm.scores, g) : (y[g] as number[])));
+    const scored = this.method.score(s, y);
+
+    // 6. The RL batch: [bos] card [sep] program [eos], program tokens masked in, Z constant.
+    const batch = makeSequenceBatch(sampled.samples.map((x) => ({ tokens: [...x.promptTokens, ...x.programTokens], programStart: x.promptTokens.length })));
+    const coefficients = scored.coefficients.flat();
+    const normalizer = tokenBudget(c);
+
+    // 7. Policy update.
+    const update = await policy.update({
+      batch,
+      coefficients,
+      normalizer,
+      lr: c.lr,
+      weightDecay: c.weightDecay,
+      maxGradNorm: c.maxGradNorm,
+      epochs: c.epochs,
+      clipEpsilon: c.epochs > 1 ? c.clipEpsilon : undefined,
+      klBeta: c.klBeta > 0 ? c.klBeta : undefined,
+    });
+    meter.charge('policyUpdate', update.busyMs);
+    meter.count('updates', c.epochs);
+
+    // 8. The record.
+    const groups: GroupRecord[] = tasks.map((t, g) => {
+      const real = realByGroup.get(g) ?? null;
+      return {
+        taskId: t.id,
+        anchor: plan.isAnchor[g],
+        programs: group(programs, g),
+        programTokens: group(sampled.samples, g).map((x) => x.programTokens.length),
+        stopped: group(sampled.samples, g).map((x) => x.stopped),
+        wmScores: wm ? group(wm.scores, g) : null,
+        wmRewards: wm ? scored.wmRewards[g] : null,
+        realScores: y[g],
+        statuses: real ? real.map((r) => r.status) : null,
+        rewards: scored.rewards[g],
+        advantages: scored.advantages[g],
+        coefficients: scored.coefficients[g],
+      };
+    });
+    const errors: number[] = [];
+    if (wm) for (const g of plan.anchors) scored.wmRewards[g].forEach((r, i) => errors.push(r - (y[g] as number[])[i]));
+    const d = scored.diagnostics;
+    meter.wall(now() - t0);
+    const cost = meter.result();
+    this.cost = addCosts(this.cost, cost);
+    this.stepsDone++;
+    return {
+      run: c.name,
+      step,
+      groups,
+      anchorGroups: plan.anchors.length,
+      anchorsSoFar: this.method.anchorsSoFar,
+      groupsSoFar: this.method.groupsSoFar,
+      worldModelCalled: wm !== null,
+      meanReward: d.meanReward,
+      meanRealReward: d.meanRealReward,
+      meanWmReward: wm ? d.meanWmReward : null,
+      realVsWm: { pairs: errors.length, meanAbsError: mean(errors.map(Math.abs)), meanError: mean(errors) },
+      fusion: { mode: d.mode, wA: d.wA, wW: d.wW, r: wm ? d.r : null, lambda: d.lambda, vA: d.vA, vW: d.vW, weightsReused: d.weightsReused },
+      theory: wm ? scored.theory : null,
+      calibration: { pairs: scored.calibrationPairs, knots: scored.knots },
+      zeroSpreadFraction: d.zeroSpreadFraction,
+      wmZeroSpreadFraction: d.wmZeroSpreadFraction,
+      executions: runs.length,
+      validRunRate: runs.length === 0 ? null : runs.filter((r) => r.status === 'ok').length / runs.length,
+      update,
+      batch: { sequences: batch.B, programTokens: batch.lossMask.reduce((a, m) => a + m, 0), normalizer },
+      cost,
+      cumulativeCost: structuredClone(this.cost),
+      wallMs: cost.wallMs,
+    };
+  }
+
+  /** Steps until config.steps, or until shouldStop() says so between steps. */
+  async run(onStep: (r: StepRecord) => void | Promise<void>, shouldStop: () => boolean = () => false): Promise<void> {
+    while (!this.done && !shouldStop()) await onStep(await this.step());
+  }
+}
+
