@@ -1,0 +1,86 @@
+// Cost meter arithmetic, the task draw, and the presets' switches.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { addCosts, COST_COMPONENTS, CostMeter, costShares, emptyCost } from '../../../src/wmrl/cost.ts';
+import { PRESETS, presetConfig, presetById, WMRL_RHO } from '../../../src/wmrl/presets.ts';
+import { drawTasks, validateTrainerConfig } from '../../../src/wmrl/trainer.ts';
+
+describe('CostMeter', () => {
+  it('total busy time is the sum of the charges; addCosts adds component by component', () => {
+    const charge = fc.record({ c: fc.constantFrom(...COST_COMPONENTS), ms: fc.double({ min: 0, max: 1e4, noNaN: true }) });
+    fc.assert(
+      fc.property(fc.array(charge, { maxLength: 30 }), fc.array(charge, { maxLength: 30 }), (xs, ys) => {
+        const a = new CostMeter();
+        const b = new CostMeter();
+        for (const x of xs) a.charge(x.c, x.ms);
+        for (const y of ys) b.charge(y.c, y.ms);
+        const ra = a.result();
+        const sum = COST_COMPONENTS.reduce((s, c) => s + ra.busyMs[c], 0);
+        expect(ra.totalBusyMs).toBeCloseTo(sum, 6);
+        for (const c of COST_COMPONENTS) expect(ra.busyMs[c]).toBeCloseTo(xs.filter((x) => x.c === c).reduce((s, x) => s + x.ms, 0), 6);
+        const both = addCosts(ra, b.result());
+        expect(both.totalBusyMs).toBeCloseTo(ra.totalBusyMs + b.result().totalBusyMs, 6);
+        const shares = costShares(both);
+        const total = COST_COMPONENTS.reduce((s, c) => s + shares[c], 0);
+        expect(total === 0 || Math.abs(total - 1) < 1e-9).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses times that are not measurements', () => {
+    const m = new CostMeter();
+    expect(() => m.charge('sandbox', -1)).toThrow();
+    expect(() => m.charge('sandbox', Number.NaN)).toThrow();
+    expect(() => m.count('executions', 1.5)).toThrow();
+    expect(emptyCost().totalBusyMs).toBe(0);
+  });
+});
+
+describe('drawTasks', () => {
+  it('is seeded, draws distinct tasks while the pool allows, and covers the pool before repeating', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 30 }), fc.integer(), (poolSize, count, seed) => {
+        const pool = Array.from({ length: poolSize }, (_, i) => i);
+        const a = drawTasks(pool, count, seed);
+        expect(a).toEqual(drawTasks(pool, count, seed));
+        expect(a).toHaveLength(count);
+        const firstPass = a.slice(0, Math.min(count, poolSize));
+        expect(new Set(firstPass).size).toBe(firstPass.length);
+        if (count >= poolSize) expect(new Set(a).size).toBe(poolSize);
+      }),
+    );
+    expect(() => drawTasks([], 1, 1)).toThrow(/no training tasks/);
+  });
+});
+
+describe('presets', () => {
+  it('cover the paper rows, the four ablations and PPI, each a valid full config', () => {
+    expect(PRESETS.map((p) => p.id)).toEqual([
+      'grpo-all-real', 'world-model-only', 'wmrl', 'ablation-neither', 'ablation-denoise-only', 'ablation-debias-only', 'ablation-both', 'wmrl-ppi',
+    ]);
+    for (const p of PRESETS) {
+      expect(() => validateTrainerConfig(p.config)).not.toThrow();
+      expect(p.config.name).toBe(p.id);
+    }
+    const sw = (id: Parameters<typeof presetById>[0]) => {
+      const c = presetById(id).config;
+      return [c.rho, c.debias, c.fusion];
+    };
+    expect(sw('grpo-all-real')).toEqual([1, false, 'none']);
+    expect(sw('world-model-only')).toEqual([0, false, 'none']);
+    expect(sw('wmrl')).toEqual([WMRL_RHO, true, 'ivw']);
+    expect(sw('ablation-neither')).toEqual([WMRL_RHO, false, 'none']);
+    expect(sw('ablation-denoise-only')).toEqual([WMRL_RHO, false, 'ivw']);
+    expect(sw('ablation-debias-only')).toEqual([WMRL_RHO, true, 'none']);
+    expect(sw('ablation-both')).toEqual(sw('wmrl'));
+    expect(sw('wmrl-ppi')).toEqual([WMRL_RHO, true, 'ppi']);
+  });
+
+  it('overrides change a copy, never the preset table', () => {
+    const c = presetConfig('wmrl', { seed: 5, sampling: { maxNewTokens: 8, temperature: 1, topK: 0 } });
+    expect(c.seed).toBe(5);
+    expect(c.sampling.maxNewTokens).toBe(8);
+    expect(presetById('wmrl').config.seed).toBe(1);
+    expect(presetById('wmrl').config.sampling.maxNewTokens).toBe(256);
+  });
+});
