@@ -13,20 +13,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { referencePrograms, type ReferenceProgram } from '../sandbox-pyodide/reference-programs.ts';
 import { buildLeaderboard, type Leaderboard, type ReferenceRun } from '../tasks/leaderboard.ts';
 import { programInputs } from '../tasks/task-builder.ts';
 import type { TaskIndex } from '../tasks/task-index.ts';
 import type { MetricName, TaskLabels, TaskMeta, TaskType } from '../tasks/task-types.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-export interface ReferenceProgram {
-  id: string;
-  family: string;
-  source: string;
-}
 
 interface Job {
   taskId: string;
@@ -60,27 +55,12 @@ function sha256(parts: readonly string[]): string {
 }
 
 /** The reference population for a task type: from --programs, or the toolkit engineer's module. */
-async function loadPrograms(programsFile: string | undefined): Promise<(type: TaskType, metric: MetricName) => ReferenceProgram[]> {
+function loadPrograms(programsFile: string | undefined): (type: TaskType, metric: MetricName) => ReferenceProgram[] {
   if (programsFile) {
     const list = JSON.parse(readFileSync(programsFile, 'utf8')) as (ReferenceProgram & { types?: TaskType[] })[];
     return (type) => list.filter((p) => !p.types || p.types.includes(type));
   }
-  const modPath = join(repoRoot, 'src', 'sandbox-pyodide', 'reference-programs.ts');
-  if (!existsSync(modPath)) throw new Error('src/sandbox-pyodide/reference-programs.ts is not there yet; pass --programs <file.json>');
-  // Imported by path at run time: the module belongs to the toolkit engineer and its exact export
-  // shape is checked here rather than assumed by the type checker.
-  const mod = (await import(pathToFileURL(modPath).href)) as Record<string, unknown>;
-  const fn = mod.referencePrograms;
-  if (typeof fn !== 'function') throw new Error('reference-programs.ts does not export referencePrograms()');
-  return (type, metric) => {
-    const list = (fn as (t: TaskType, m: MetricName) => unknown)(type, metric);
-    if (!Array.isArray(list)) throw new Error(`referencePrograms(${type}) did not return a list`);
-    return list.map((p: unknown) => {
-      const r = p as Partial<ReferenceProgram>;
-      if (typeof r.id !== 'string' || typeof r.source !== 'string') throw new Error(`referencePrograms(${type}): an entry lacks id or source`);
-      return { id: r.id, family: typeof r.family === 'string' ? r.family : 'unknown', source: r.source };
-    });
-  };
+  return referencePrograms;
 }
 
 async function toolkitHash(): Promise<string> {
@@ -143,7 +123,7 @@ async function main(): Promise<void> {
   const jobs = Math.max(1, Number(arg('--jobs') ?? '1'));
   const timeoutMs = Number(arg('--timeout-ms') ?? '120000');
   const only = arg('--tasks')?.split(',').filter(Boolean);
-  const programsFor = await loadPrograms(arg('--programs'));
+  const programsFor = loadPrograms(arg('--programs'));
   const index = JSON.parse(readFileSync(join(tasksDir, 'index.json'), 'utf8')) as TaskIndex;
   const tasks = index.tasks.filter((t) => !only || only.includes(t.id));
   if (only) for (const id of only) if (!tasks.some((t) => t.id === id)) throw new Error(`unknown task ${id}`);
