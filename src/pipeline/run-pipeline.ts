@@ -52,8 +52,8 @@ export function fullSettings(seed: number, configName: ConfigName = 'small'): Pi
     contextLength: 320,
     vocabSize: 1024,
     composedPerTask: 60,
-    sft: { steps: 120, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
-    samples: { perTask: 4, temperature: 0.8, topK: 0, timeoutMs: 30_000, poolSize: 2, execute: true },
+    sft: { steps: 400, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
+    samples: { perTask: 4, temperature: 0.6, topK: 0, timeoutMs: 30_000, poolSize: 2, execute: true },
     wm: { steps: 60, batchSize: 16, peakLr: 5e-4, warmup: 10, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
   };
 }
