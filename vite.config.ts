@@ -29,7 +29,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
-    rollupOptions: { input: { main: 'index.html', sandbox: 'sandbox.html' } },
+    rollupOptions: { input: { main: 'index.html', sandbox: 'sandbox.html', appHarness: 'app-harness.html' } },
   },
   test: {
     projects: [

@@ -1,0 +1,188 @@
+// createTrainer: what the Train view calls. Starts the policy worker, the world-model worker and the
+// sandbox pool (concurrently), wires them into the ports, and drives the loop with start / stop /
+// resume, a callback per StepRecord, checkpoints (plain data, ready for IndexedDB) and held-out
+// evaluation. Everything runs on the page except the three kinds of workers.
+import { SandboxPool, type PoolOptions, type PoolStats } from '../sandbox-pyodide/pool';
+import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
+import { startPolicyWorker, workerPolicyPort, type PolicyWorkerHandle } from '../workers/policy-client';
+import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api';
+import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client';
+import type { WorldModelInfo } from '../workers/world-model-api';
+import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../wmrl/evaluate';
+import { Trainer, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../wmrl/trainer';
+import { loadCommittedModels, type ModelSources } from './models';
+import { RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
+
+export interface CreateTrainerOptions {
+  /** Models to use; default: the committed public/models. */
+  models?: ModelSources;
+  /** Policy backend; default 'auto'. */
+  policyBackend?: PolicyBackendChoice;
+  /** World-model backend; default 'auto'. */
+  worldModelBackend?: 'auto' | 'webgpu' | 'wasm';
+  pool?: PoolOptions;
+  /** Per-program execution budget, ms. */
+  executionTimeoutMs?: number;
+  /** Where the task suite is served (default /tasks/). */
+  tasksBaseUrl?: string;
+  /** Resume this run instead of starting at step 0 (its config wins over `config`). */
+  checkpoint?: TrainerCheckpoint;
+}
+
+export type TrainerState = 'idle' | 'running' | 'stopping' | 'done' | 'failed';
+
+export interface TrainerSession {
+  readonly config: TrainerConfig;
+  readonly policy: PolicyInfo;
+  readonly worldModel: WorldModelInfo;
+  readonly poolSize: number;
+  readonly modelsLabel: string;
+  get state(): TrainerState;
+  get step(): number;
+  /** Hears every StepRecord; returns an unsubscribe function. */
+  onStep(listener: (record: StepRecord) => void): () => void;
+  /** Hears state changes (and the error when a step fails). */
+  onState(listener: (state: TrainerState, error?: unknown) => void): () => void;
+  /** Runs steps until config.steps or stop(); resolves when the loop has stopped. */
+  start(): Promise<void>;
+  /** Asks the loop to stop after the current step; resolves when it has. */
+  stop(): Promise<void>;
+  /** One step, when idle. */
+  stepOnce(): Promise<StepRecord>;
+  /** A checkpoint between steps (stop first while running). */
+  checkpoint(): Promise<TrainerCheckpoint>;
+  /** Replaces the run with a checkpointed one (idle only). */
+  resume(checkpoint: TrainerCheckpoint): Promise<void>;
+  /** Held-out avg@k with the current policy (idle only). */
+  evaluate(options?: { k?: number; seed?: number; taskIds?: string[] }): Promise<EvaluationResult>;
+  poolStats(): PoolStats;
+  dispose(): Promise<void>;
+}
+
+export async function createTrainer(config: TrainerConfig, options: CreateTrainerOptions = {}): Promise<TrainerSession> {
+  const models = options.models ?? (await loadCommittedModels());
+  const policyHandle: PolicyWorkerHandle = startPolicyWorker();
+  const wmHandle: WorldModelWorkerHandle = startWorldModelWorker();
+  const pool = new SandboxPool(options.pool);
+  const cleanup = () => {
+    policyHandle.terminate();
+    wmHandle.terminate();
+    pool.close();
+  };
+  let policyInfo: PolicyInfo;
+  let wmInfo: WorldModelInfo;
+  try {
+    // Workers load copies: transferred bytes would be unusable on the page afterwards.
+    const copy = <T extends ArrayBuffer | Uint8Array | string>(x: T): T => (typeof x === 'string' ? x : (x.slice(0) as T));
+    [policyInfo, wmInfo] = await Promise.all([
+      policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: options.policyBackend ?? 'auto', maxBatch: Math.max(64, config.groupsPerStep * config.groupSize) }),
+      wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: options.worldModelBackend ?? 'auto' }),
+      pool.start(),
+    ]);
+  } catch (e) {
+    cleanup();
+    throw e;
+  }
+  const registry = new TaskRegistry(fetchLoader(options.tasksBaseUrl));
+  const tasks = new RegistryTasks(registry);
+  const executor = new SandboxExecutor(pool, registry, options.executionTimeoutMs);
+  const ports: TrainerPorts = {
+    policy: workerPolicyPort(policyHandle, policyInfo),
+    worldModel: new WorkerWorldModel(wmHandle, `${wmInfo.backend} (${wmInfo.reason})`),
+    executor,
+    tasks,
+  };
+
+  let trainer = options.checkpoint ? await Trainer.resume(options.checkpoint, ports) : new Trainer(config, ports);
+  let state: TrainerState = trainer.done ? 'done' : 'idle';
+  let stopRequested = false;
+  let loop: Promise<void> | null = null;
+  const stepListeners = new Set<(r: StepRecord) => void>();
+  const stateListeners = new Set<(s: TrainerState, e?: unknown) => void>();
+  const setState = (s: TrainerState, e?: unknown) => {
+    state = s;
+    for (const l of stateListeners) l(s, e);
+  };
+  const emit = (r: StepRecord) => {
+    for (const l of stepListeners) l(r);
+  };
+  const requireIdle = (what: string) => {
+    if (state === 'running' || state === 'stopping') throw new Error(`trainer: ${what} while a run is in progress (stop it first)`);
+  };
+
+  return {
+    get config() {
+      return trainer.config;
+    },
+    policy: policyInfo,
+    worldModel: wmInfo,
+    poolSize: pool.size,
+    modelsLabel: models.label,
+    get state() {
+      return state;
+    },
+    get step() {
+      return trainer.stepsTaken;
+    },
+    onStep(listener) {
+      stepListeners.add(listener);
+      return () => void stepListeners.delete(listener);
+    },
+    onState(listener) {
+      stateListeners.add(listener);
+      return () => void stateListeners.delete(listener);
+    },
+    start() {
+      if (loop) return loop;
+      if (trainer.done) return Promise.resolve();
+      stopRequested = false;
+      setState('running');
+      loop = trainer
+        .run(emit, () => stopRequested)
+        .then(
+          () => setState(trainer.done ? 'done' : 'idle'),
+          (e: unknown) => setState('failed', e),
+        )
+        .finally(() => {
+          loop = null;
+        });
+      return loop;
+    },
+    async stop() {
+      if (!loop) return;
+      stopRequested = true;
+      setState('stopping');
+      await loop;
+    },
+    async stepOnce() {
+      requireIdle('stepOnce');
+      const r = await trainer.step();
+      emit(r);
+      if (trainer.done) setState('done');
+      return r;
+    },
+    async checkpoint() {
+      requireIdle('checkpoint');
+      return trainer.checkpoint();
+    },
+    async resume(checkpoint) {
+      requireIdle('resume');
+      trainer = await Trainer.resume(checkpoint, ports);
+      setState(trainer.done ? 'done' : 'idle');
+    },
+    async evaluate(opts = {}) {
+      requireIdle('evaluate');
+      let held = await tasks.heldOutTasks();
+      if (opts.taskIds) held = held.filter((t) => opts.taskIds?.includes(t.id));
+      return evaluatePolicy(ports.policy, executor, held, { k: opts.k ?? DEFAULT_EVAL_K, seed: opts.seed ?? trainer.config.seed, sampling: trainer.config.sampling });
+    },
+    poolStats: () => pool.stats(),
+    async dispose() {
+      stopRequested = true;
+      if (loop) await loop.catch(() => undefined);
+      await policyHandle.api.release().catch(() => undefined);
+      await wmHandle.api.release().catch(() => undefined);
+      cleanup();
+    },
+  };
+}

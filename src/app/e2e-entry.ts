@@ -1,0 +1,87 @@
+// The app harness page (app-harness.html): drives createTrainer in a real browser for the e2e test,
+// with a tiny model built on the spot (random init, tokenizer trained on reference-program text and
+// the suite's cards) until the committed models are used. Sampled programs from a random model fail
+// in the sandbox and score 0: this page checks the plumbing, not learning.
+import { namedConfig } from '../model/config';
+import { saveCheckpoint } from '../model/checkpoint';
+import { createModel } from '../model/init';
+import { exportWorldModel } from '../model/onnx/export';
+import { trainTokenizer } from '../model/tokenizer-training';
+import { referencePrograms } from '../sandbox-pyodide/reference-programs';
+import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
+import type { PoolStats } from '../sandbox-pyodide/pool';
+import type { PolicyInfo } from '../workers/policy-api';
+import type { WorldModelInfo } from '../workers/world-model-api';
+import { mulberry32 } from '../wmrl/random';
+import type { StepRecord, TrainerConfig } from '../wmrl/trainer';
+import { createTrainer } from './create-trainer';
+import type { ModelSources } from './models';
+
+export interface TinyRunRequest {
+  config: TrainerConfig;
+  poolSize: number;
+  modelSeed: number;
+  contextLength: number;
+}
+
+export interface TinyRunResult {
+  policy: PolicyInfo;
+  worldModel: WorldModelInfo;
+  poolSize: number;
+  records: StepRecord[];
+  pool: PoolStats;
+  crossOriginIsolated: boolean;
+  /** Resume check: the step after a checkpoint taken and restored on the page. */
+  resumedStep: number;
+}
+
+async function tinyModels(seed: number, contextLength: number): Promise<ModelSources> {
+  const registry = new TaskRegistry(fetchLoader());
+  const cards = (await registry.list({ includeSmoke: true })).map((t) => t.card);
+  const programs = (['regression', 'binary', 'multiclass'] as const).flatMap((t) => referencePrograms(t).slice(0, 10).map((p) => p.source));
+  const tokenizer = trainTokenizer([...cards, ...programs], { vocabSize: 400 });
+  const config = namedConfig('tiny', { vocabSize: tokenizer.vocabSize, contextLength });
+  const model = createModel(config, mulberry32(seed));
+  return {
+    policyCheckpoint: saveCheckpoint(model, tokenizer, { note: 'tiny random policy for the app harness' }),
+    // The world model shares the policy's backbone and tokenizer (method.md 2); here, untrained.
+    worldModel: exportWorldModel(model, 'initializers'),
+    tokenizer: tokenizer.toJSON(),
+    contextLength: config.contextLength,
+    nHeads: config.nHeads,
+    label: `tiny random model (seed ${seed})`,
+  };
+}
+
+declare global {
+  interface Window {
+    appHarness: { runTiny(request: TinyRunRequest): Promise<TinyRunResult> };
+  }
+}
+
+window.appHarness = {
+  async runTiny(request) {
+    const models = await tinyModels(request.modelSeed, request.contextLength);
+    const session = await createTrainer(request.config, { models, pool: { size: request.poolSize }, executionTimeoutMs: 20_000 });
+    try {
+      const records: StepRecord[] = [];
+      session.onStep((r) => records.push(r));
+      await session.start();
+      if (session.state !== 'done') throw new Error(`trainer ended in state ${session.state}`);
+      const checkpoint = await session.checkpoint();
+      await session.resume(checkpoint);
+      return {
+        policy: session.policy,
+        worldModel: session.worldModel,
+        poolSize: session.poolSize,
+        records,
+        pool: session.poolStats(),
+        crossOriginIsolated: globalThis.crossOriginIsolated,
+        resumedStep: session.step,
+      };
+    } finally {
+      await session.dispose();
+    }
+  },
+};
+document.getElementById('status')?.setAttribute('data-state', 'loaded');

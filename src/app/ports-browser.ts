@@ -1,0 +1,84 @@
+// The training loop's ports in the browser: the world-model worker, the sandbox pool with the
+// grader on the page (hidden labels are read here and never enter a worker), and the task registry.
+// The policy port is src/workers/policy-client.ts (workerPolicyPort).
+import type { SandboxPool } from '../sandbox-pyodide/pool';
+import type { SandboxResult } from '../sandbox-pyodide/protocol';
+import { gradePredictions, type GraderTask } from '../tasks/grader';
+import { programInputs } from '../tasks/task-builder';
+import type { LoadedTask, TaskRegistry } from '../tasks/task-registry';
+import type { ProgramInputs } from '../tasks/task-types';
+import type { WorldModelWorkerHandle } from '../workers/world-model-client';
+import type {
+  ExecutionRequest, ExecutionResult, ExecutorPort, ScorePair, TaskSource, TaskView, WorldModelPort, WorldModelScoreResult,
+} from '../wmrl/ports';
+
+export class WorkerWorldModel implements WorldModelPort {
+  constructor(private readonly handle: WorldModelWorkerHandle, readonly backend: string) {}
+  async score(pairs: readonly ScorePair[]): Promise<WorldModelScoreResult> {
+    const r = await this.handle.api.score(pairs.map((p) => ({ card: p.card, program: p.program })));
+    return { scores: r.scores, forwards: r.forwards, busyMs: r.ms };
+  }
+}
+
+/** One task's inputs (for the sandbox) and grader data (for this page only), loaded once. */
+interface TaskData {
+  inputs: ProgramInputs;
+  grader: GraderTask;
+}
+
+export class SandboxExecutor implements ExecutorPort {
+  private readonly tasks = new Map<string, Promise<TaskData>>();
+  /** Per-status tallies of everything this executor ran, for the UI. */
+  readonly tally: Record<string, number> = {};
+
+  constructor(
+    private readonly pool: SandboxPool,
+    private readonly registry: TaskRegistry,
+    /** Wall-clock budget per program. */
+    private readonly timeoutMs = 20_000,
+  ) {}
+
+  private task(id: string): Promise<TaskData> {
+    let p = this.tasks.get(id);
+    if (!p) {
+      p = (async () => {
+        const [loaded, grader]: [LoadedTask, GraderTask] = await Promise.all([this.registry.loadTask(id), this.registry.loadGraderTask(id)]);
+        return { inputs: programInputs(loaded), grader };
+      })();
+      p.catch(() => this.tasks.delete(id));
+      this.tasks.set(id, p);
+    }
+    return p;
+  }
+
+  private grade(data: TaskData, r: SandboxResult): Omit<ExecutionResult, 'busyMs' | 'workerId'> {
+    if (r.status !== 'ok') return { score: 0, status: r.status, medal: null, message: r.reason ?? r.traceback?.split('\n').slice(-2).join(' ') };
+    if (r.predictionsCsv === undefined) return { score: 0, status: 'invalid', medal: null, message: 'the program wrote no predictions.csv' };
+    const g = gradePredictions(data.grader, r.predictionsCsv);
+    if (g.status !== 'ok') return { score: 0, status: 'invalid', medal: null, message: g.message };
+    return { score: g.percentile, status: 'ok', medal: g.medal };
+  }
+
+  async run(requests: readonly ExecutionRequest[]): Promise<ExecutionResult[]> {
+    return Promise.all(
+      requests.map(async (req) => {
+        const data = await this.task(req.taskId);
+        const r = await this.pool.run({ source: req.program, files: { ...data.inputs }, timeoutMs: this.timeoutMs });
+        const graded = this.grade(data, r);
+        this.tally[graded.status] = (this.tally[graded.status] ?? 0) + 1;
+        // wallMs is dispatch to result on the worker that ran it: that worker's busy time for this job.
+        return { ...graded, busyMs: r.wallMs, workerId: r.workerId };
+      }),
+    );
+  }
+}
+
+export class RegistryTasks implements TaskSource {
+  constructor(private readonly registry: TaskRegistry) {}
+  async trainingTasks(): Promise<TaskView[]> {
+    return (await this.registry.list({ split: 'train' })).map((t) => ({ id: t.id, card: t.card }));
+  }
+  async heldOutTasks(): Promise<TaskView[]> {
+    return (await this.registry.list({ split: 'heldout' })).map((t) => ({ id: t.id, card: t.card }));
+  }
+}

@@ -1,0 +1,35 @@
+// The contract between the page and the policy worker (comlink). Types only: both sides import it.
+import type { PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions } from '../wmrl/ports';
+
+export type PolicyBackendChoice = 'auto' | 'cpu' | 'webgpu';
+
+export interface PolicyLoadRequest {
+  /** A checkpoint (src/model/checkpoint.ts) with its tokenizer, as bytes (transferred) or a URL. */
+  checkpoint: ArrayBuffer | string;
+  /** 'auto' (default): WebGPU on a real (non-software) adapter, else the CPU engine. */
+  prefer?: PolicyBackendChoice;
+  /** Largest sampling batch (sequences); also sizes the WebGPU engine's buffers. Default 64. */
+  maxBatch?: number;
+}
+
+export interface PolicyInfo {
+  /** The engine's own label, e.g. 'cpu (onnxruntime-web wasm, 4 threads)' or 'webgpu (NVIDIA ...)'. */
+  backend: string;
+  kind: 'cpu' | 'webgpu';
+  /** Why this backend (e.g. "WebGPU adapter 'SwiftShader' is software emulation"). */
+  reason: string;
+  numParameters: number;
+  contextLength: number;
+  vocabSize: number;
+  /** Where the AdamW state lives: 'host' (checkpointable) or 'engine' (on the GPU). */
+  optimizer: 'host' | 'engine';
+}
+
+export interface PolicyWorkerApi {
+  load(request: PolicyLoadRequest): Promise<PolicyInfo>;
+  sample(requests: SampleRequest[], options: SamplingOptions): Promise<SampleBatchResult>;
+  update(request: PolicyUpdateRequest): Promise<PolicyUpdateResult>;
+  getWeights(): Promise<PolicyWeights>;
+  setWeights(weights: PolicyWeights): Promise<void>;
+  release(): Promise<void>;
+}

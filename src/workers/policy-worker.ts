@@ -1,0 +1,98 @@
+// The policy worker: hosts the policy engine and the tokenizer, so sampling and updates never block
+// the page. The CPU engine (onnxruntime-web wasm) by default; the WebGPU engine when the machine has
+// a real adapter (WebGPU on CPU emulation is far slower than the wasm path, see docs/engines.md).
+import * as Comlink from 'comlink';
+import { CpuEngine } from '../engine/cpu-engine';
+import type { PolicyEngine } from '../engine/policy-engine';
+import { acquireDevice } from '../gpu/device';
+import { GpuPolicyEngine } from '../gpu/engine/gpu-policy-engine';
+import { loadCheckpoint } from '../model/checkpoint';
+import type { Model } from '../model/init';
+import { PolicyHost } from './policy-host';
+import type { PolicyInfo, PolicyLoadRequest, PolicyWorkerApi } from './policy-api';
+
+let host: PolicyHost | null = null;
+
+async function bytesOf(source: ArrayBuffer | string): Promise<ArrayBuffer> {
+  if (typeof source !== 'string') return source;
+  const response = await fetch(source);
+  if (!response.ok) throw new Error(`policy: fetching ${source} failed (${response.status})`);
+  return response.arrayBuffer();
+}
+
+interface Chosen {
+  engine: PolicyEngine;
+  kind: 'cpu' | 'webgpu';
+  reason: string;
+  makeReference: (params: Float32Array) => Promise<PolicyEngine>;
+}
+
+async function chooseEngine(model: Model, prefer: PolicyLoadRequest['prefer'], maxBatch: number): Promise<Chosen> {
+  const cpu = (why: string): Chosen => ({
+    engine: CpuEngine.fromModel(model),
+    kind: 'cpu',
+    reason: why,
+    makeReference: async (params) => CpuEngine.create(model.config, params),
+  });
+  if (prefer === 'cpu') return cpu('CPU engine requested');
+  try {
+    const { device, info } = await acquireDevice();
+    if (info.isSoftware && prefer !== 'webgpu') {
+      device.destroy();
+      return cpu(`WebGPU adapter '${info.name}' is software emulation; CPU engine`);
+    }
+    const options = { maxBatch };
+    return {
+      engine: new GpuPolicyEngine(device, model.config, options, model.params, info.name),
+      kind: 'webgpu',
+      reason: `WebGPU adapter '${info.name}'`,
+      makeReference: async (params) => new GpuPolicyEngine(device, model.config, options, params, info.name),
+    };
+  } catch (e) {
+    if (prefer === 'webgpu') throw e;
+    return cpu(`${e instanceof Error ? e.message : String(e)}; CPU engine`);
+  }
+}
+
+function need(): PolicyHost {
+  if (!host) throw new Error('policy: load() a checkpoint first');
+  return host;
+}
+
+const api: PolicyWorkerApi = {
+  async load(request): Promise<PolicyInfo> {
+    if (host) await host.dispose();
+    host = null;
+    const { model, tokenizer } = loadCheckpoint(await bytesOf(request.checkpoint));
+    if (!tokenizer) throw new Error('policy: the checkpoint carries no tokenizer');
+    const maxBatch = request.maxBatch ?? 64;
+    const chosen = await chooseEngine(model, request.prefer ?? 'auto', maxBatch);
+    const optimizer = chosen.kind === 'cpu' ? 'host' : 'engine';
+    host = await PolicyHost.create(chosen.engine, tokenizer, { optimizer, maxSampleBatch: maxBatch, makeReference: chosen.makeReference });
+    return {
+      backend: chosen.engine.backend,
+      kind: chosen.kind,
+      reason: chosen.reason,
+      numParameters: model.layout.numParameters,
+      contextLength: model.config.contextLength,
+      vocabSize: model.config.vocabSize,
+      optimizer,
+    };
+  },
+  sample: (requests, options) => need().sample(requests, options),
+  async update(request) {
+    return need().update(request);
+  },
+  async getWeights() {
+    const w = await need().getWeights();
+    const transfer = [w.params.buffer as ArrayBuffer, ...(w.optimizer ? [w.optimizer.m.buffer as ArrayBuffer, w.optimizer.v.buffer as ArrayBuffer] : [])];
+    return Comlink.transfer(w, transfer);
+  },
+  setWeights: (weights) => need().setWeights(weights),
+  async release() {
+    if (host) await host.dispose();
+    host = null;
+  },
+};
+
+Comlink.expose(api);

@@ -1,0 +1,80 @@
+// The training loop in real Chromium with the real components: the policy worker (CPU engine: the
+// SwiftShader adapter is software, so 'auto' passes it over), the world-model worker (wasm EP), the
+// Pyodide sandbox pool and the grader on the page. A tiny random model: its programs fail in the
+// sandbox and score 0, which is what a plumbing test needs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, serveDist, type Served } from './browser';
+import { presetConfig } from '../../src/wmrl/presets';
+import { COST_COMPONENTS } from '../../src/wmrl/cost';
+import type { TinyRunResult } from '../../src/app/e2e-entry';
+
+describe('trainer in Chromium (app-harness.html)', () => {
+  let served: Served;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    served = await serveDist();
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${served.url}app-harness.html`);
+    await page.waitForSelector('#status[data-state=loaded]');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  it('runs 2 steps with B = 2, n = 2, rho = 0.5: StepRecords, real executions in the pool, positive costs', async () => {
+    const config = presetConfig('wmrl', {
+      name: 'e2e', seed: 3, steps: 2, groupsPerStep: 2, groupSize: 2, rho: 0.5,
+      sampling: { maxNewTokens: 24, temperature: 1, topK: 0 },
+    });
+    const t0 = performance.now();
+    const result: TinyRunResult = await page.evaluate((request) => window.appHarness.runTiny(request), { config, poolSize: 2, modelSeed: 5, contextLength: 192 });
+    const seconds = (performance.now() - t0) / 1000;
+    console.log(`trainer e2e: ${seconds.toFixed(1)} s; policy ${result.policy.backend}; world model ${result.worldModel.backend}; ` +
+      `step costs ${result.records.map((r) => JSON.stringify(r.cost.busyMs)).join(' ')}`);
+
+    expect(result.crossOriginIsolated).toBe(true);
+    expect(result.policy.kind).toBe('cpu');
+    expect(result.policy.optimizer).toBe('host');
+    expect(result.worldModel.backend).toBe('wasm');
+    expect(result.records.map((r) => r.step)).toEqual([0, 1]);
+    // rho = 0.5 with B = 2: one anchor group per step (accumulator: round(0.5 * 2t)).
+    expect(result.records.map((r) => r.anchorsSoFar)).toEqual([1, 2]);
+    for (const r of result.records) {
+      expect(r.groups).toHaveLength(2);
+      expect(r.anchorGroups).toBe(1);
+      expect(r.executions).toBe(2);
+      expect(r.worldModelCalled).toBe(true);
+      for (const g of r.groups) {
+        expect(g.wmScores).toHaveLength(2);
+        for (const s of g.wmScores ?? []) expect(s).toBeGreaterThan(0);
+        expect(g.realScores !== null).toBe(g.anchor);
+        if (g.anchor) {
+          expect(g.statuses).toHaveLength(2);
+          // a random model's programs do not run: the grader gives 0
+          expect(g.realScores).toEqual(g.statuses?.map((s) => (s === 'ok' ? expect.any(Number) : 0)));
+        }
+      }
+      for (const c of COST_COMPONENTS) expect(r.cost.busyMs[c]).toBeGreaterThan(0);
+      expect(r.cost.totalBusyMs).toBeCloseTo(COST_COMPONENTS.reduce((a, c) => a + r.cost.busyMs[c], 0), 6);
+      expect(r.cost.counts.executions).toBe(2);
+      expect(r.update.optimizerStep).toBe(r.step + 1);
+    }
+    // The pool really ran them: 4 jobs settled, spread over its workers' busy time.
+    expect(result.pool.settled).toBe(4);
+    const poolBusy = result.pool.workers.reduce((a, w) => a + w.busyMs, 0);
+    const charged = result.records.reduce((a, r) => a + r.cost.busyMs.sandbox, 0);
+    expect(poolBusy).toBeGreaterThan(0);
+    expect(charged).toBeGreaterThan(0);
+    expect(result.resumedStep).toBe(2);
+    expect(pageErrors).toEqual([]);
+    expect(seconds).toBeLessThan(90);
+  });
+});
