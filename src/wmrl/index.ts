@@ -18,3 +18,16 @@ export { MethodState } from './method-state.ts';
 export type { MethodConfig, MethodSnapshot, MethodStepResult } from './method-state.ts';
 export { deriveSeed, mulberry32, normal, randomInt, sampleIndices, shuffleInPlace } from './random.ts';
 export type { Rng } from './random.ts';
+export { Trainer, drawTasks, methodConfigOf, tokenBudget, validateTrainerConfig } from './trainer.ts';
+export type { GroupRecord, StepRecord, TrainerCheckpoint, TrainerConfig, TrainerPorts } from './trainer.ts';
+export { evaluatePolicy, meanInterval, DEFAULT_EVAL_K } from './evaluate.ts';
+export type { EvaluationOptions, EvaluationResult, TaskEvaluation } from './evaluate.ts';
+export { addCosts, costShares, CostMeter, COST_COMPONENTS, emptyCost } from './cost.ts';
+export type { CostComponent, CostCounts, CostSheet } from './cost.ts';
+export { BASE_CONFIG, PRESETS, presetById, presetConfig, WMRL_RHO } from './presets.ts';
+export type { Preset, PresetId } from './presets.ts';
+export type {
+  ExecutionRequest, ExecutionResult, ExecutionStatus, ExecutorPort, MedalName, OptimizerState, PolicyPort, PolicyUpdateRequest,
+  PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SampledSequence, SamplingOptions, ScorePair, TaskSource, TaskView,
+  WorldModelPort, WorldModelScoreResult,
+} from './ports.ts';
