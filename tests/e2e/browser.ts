@@ -1,9 +1,12 @@
-// Shared harness for the browser layers: serve the built app (dist/) on 127.0.0.1 with the same
-// isolation headers as production, and drive Debian's Chromium with WebGPU on SwiftShader.
+// Shared harness for the browser layers: serve the built app (dist/), or one page module bundled on
+// the fly, on 127.0.0.1 with the same isolation headers as production, and drive Debian's Chromium
+// with WebGPU on SwiftShader.
 // The server lives in the test process, so it stops when the tests stop.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { preview, type PreviewServer } from 'vite';
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { build, preview, type PreviewServer } from 'vite';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -48,6 +51,68 @@ export async function serveDist(): Promise<Served> {
   return {
     url: `http://127.0.0.1:${address.port}/`,
     close: () => server.close(),
+  };
+}
+
+const MIME: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
+
+/**
+ * Bundles one page module (a vite library build: ES module, module workers bundled with it) into a
+ * temporary folder beside an empty index.html, and serves that folder on an ephemeral 127.0.0.1 port
+ * with the isolation headers, so a test can drive the module without the app's own build. The page
+ * imports it as `/<fileName>.js`. `mounts` serves further folders under URL prefixes (e.g.
+ * `{ '/vendor/ort/': <onnxruntime-web's dist> }`). close() stops the server and deletes the folder.
+ */
+export async function serveBundledModule(opts: { entry: string; fileName: string; mounts?: Record<string, string> }): Promise<Served> {
+  const root = resolve(import.meta.dirname, '../..');
+  const out = mkdtempSync(join(tmpdir(), `wmrl-${opts.fileName}-e2e-`));
+  try {
+    await build({
+      root,
+      configFile: false,
+      logLevel: 'warn',
+      worker: { format: 'es' },
+      build: {
+        outDir: out,
+        emptyOutDir: true,
+        target: 'es2022',
+        minify: false,
+        lib: { entry: resolve(root, opts.entry), formats: ['es'], fileName: opts.fileName },
+      },
+    });
+  } catch (e) {
+    rmSync(out, { recursive: true, force: true });
+    throw e;
+  }
+  writeFileSync(join(out, 'index.html'), `<!doctype html><meta charset="utf-8"><title>${opts.fileName}</title>`);
+  const mounts = Object.entries(opts.mounts ?? {});
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const mount = mounts.find(([prefix]) => path.startsWith(prefix));
+    const dir = mount ? mount[1] : out;
+    const file = join(dir, normalize(mount ? path.slice(mount[0].length) : path === '/' ? '/index.html' : path));
+    if (!file.startsWith(dir + sep) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+    });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('module server has no TCP address');
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+      rmSync(out, { recursive: true, force: true });
+    },
   };
 }
 

@@ -2,14 +2,9 @@
 // dedicated module worker: log-probs, SFT loss and gradients, and seeded sampling against the
 // TypeScript reference computed here in Node. The page module (src/gpu/engine/browser-check.ts) is
 // built on the fly into a temporary folder and served with the isolation headers.
-import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './browser';
+import { launchChromium, serveBundledModule, type Served } from './browser';
 import { namedConfig } from '../../src/model/config';
 import { createModel } from '../../src/model/init';
 import { sftLoss, tokenLogProbs } from '../../src/model/losses';
@@ -17,31 +12,6 @@ import { sample } from '../../src/model/sampling';
 import { makeSequenceBatch } from '../../src/model/sequence-batch';
 import { mulberry32 } from '../../src/wmrl/random';
 import type { EngineCheckRequest, EngineCheckResult } from '../../src/gpu/engine/browser-check';
-
-const root = resolve(import.meta.dirname, '../..');
-const MIME: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html' };
-
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = join(dir, normalize(path === '/' ? '/index.html' : path));
-    if (!file.startsWith(dir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-    });
-    res.end(readFileSync(file));
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    ok({ server, url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/` });
-  }));
-}
 
 function relativeL2(got: ArrayLike<number>, want: ArrayLike<number>): number {
   expect(got.length).toBe(want.length);
@@ -55,28 +25,12 @@ function relativeL2(got: ArrayLike<number>, want: ArrayLike<number>): number {
 }
 
 describe('GPU policy engine in Chromium (module worker)', () => {
-  let out: string;
-  let served: { server: Server; url: string };
+  let served: Served;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    out = mkdtempSync(join(tmpdir(), 'wmrl-gpu-engine-e2e-'));
-    await build({
-      root,
-      configFile: false,
-      logLevel: 'warn',
-      worker: { format: 'es' },
-      build: {
-        outDir: out,
-        emptyOutDir: true,
-        target: 'es2022',
-        minify: false,
-        lib: { entry: resolve(root, 'src/gpu/engine/browser-check.ts'), formats: ['es'], fileName: 'engine-check' },
-      },
-    });
-    writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>gpu engine check</title>');
-    served = await serve(out);
+    served = await serveBundledModule({ entry: 'src/gpu/engine/browser-check.ts', fileName: 'engine-check' });
     browser = await launchChromium();
     page = await browser.newPage();
     page.on('console', (m) => { if (m.type() === 'error') console.error('[page]', m.text()); });
@@ -85,8 +39,7 @@ describe('GPU policy engine in Chromium (module worker)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    served?.server.close();
-    if (out) rmSync(out, { recursive: true, force: true });
+    await served?.close();
   });
 
   it('log-probs, SFT gradients and seeded sampling match the reference', async () => {

@@ -3,14 +3,10 @@
 // the world-model worker over comlink, each against the TypeScript reference computed here in Node.
 // The page module (src/model/onnx/browser-checks.ts) is built on the fly into a temporary folder and
 // served with the isolation headers, so the app's own build is not involved.
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, extname, normalize } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './browser';
+import { launchChromium, serveBundledModule, type Served } from './browser';
 import { namedConfig } from '../../src/model/config';
 import { createModel } from '../../src/model/init';
 import { worldModelScores } from '../../src/model/losses';
@@ -21,31 +17,6 @@ import { exportPolicyLogits, exportWorldModel } from '../../src/model/onnx/expor
 import { mulberry32 } from '../../src/wmrl/random';
 
 const root = resolve(import.meta.dirname, '../..');
-const MIME: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
-
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const ortDist = resolve(root, 'node_modules/onnxruntime-web/dist');
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = path.startsWith('/vendor/ort/') ? join(ortDist, normalize(path.slice('/vendor/ort/'.length))) : join(dir, normalize(path === '/' ? '/index.html' : path));
-    if (!existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-    });
-    res.end(readFileSync(file));
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    ok({ server, url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/` });
-  }));
-}
-
 const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
   expect(a.length).toBe(b.length);
   let m = 0;
@@ -54,28 +25,16 @@ const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
 };
 
 describe('ONNX graphs in Chromium', () => {
-  let out: string;
-  let served: { server: Server; url: string };
+  let served: Served;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    out = mkdtempSync(join(tmpdir(), 'wmrl-onnx-e2e-'));
-    await build({
-      root,
-      configFile: false,
-      logLevel: 'warn',
-      worker: { format: 'es' },
-      build: {
-        outDir: out,
-        emptyOutDir: true,
-        target: 'es2022',
-        minify: false,
-        lib: { entry: resolve(root, 'src/model/onnx/browser-checks.ts'), formats: ['es'], fileName: 'checks' },
-      },
+    served = await serveBundledModule({
+      entry: 'src/model/onnx/browser-checks.ts',
+      fileName: 'checks',
+      mounts: { '/vendor/ort/': resolve(root, 'node_modules/onnxruntime-web/dist') },
     });
-    writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>onnx checks</title>');
-    served = await serve(out);
     browser = await launchChromium();
     page = await browser.newPage();
     page.on('console', (m) => { if (m.type() === 'error') console.error('[page]', m.text()); });
@@ -88,8 +47,7 @@ describe('ONNX graphs in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    served?.server.close();
-    if (out) rmSync(out, { recursive: true, force: true });
+    await served?.close();
   });
 
   const model = createModel(namedConfig('tiny'), mulberry32(41));
