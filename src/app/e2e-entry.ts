@@ -12,6 +12,7 @@ import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
 import type { PoolStats } from '../sandbox-pyodide/pool';
 import type { PolicyInfo } from '../workers/policy-api';
 import type { WorldModelInfo } from '../workers/world-model-api';
+import type { EvaluationResult } from '../wmrl/evaluate';
 import { mulberry32 } from '../wmrl/random';
 import type { StepRecord, TrainerConfig } from '../wmrl/trainer';
 import { createTrainer } from './create-trainer';
@@ -33,6 +34,10 @@ export interface TinyRunResult {
   crossOriginIsolated: boolean;
   /** Resume check: the step after a checkpoint taken and restored on the page. */
   resumedStep: number;
+  /** Steps done when the run came to rest after stop() was asked for during step 0. */
+  stoppedAt: number;
+  stateAfterStop: string;
+  evaluation: EvaluationResult;
 }
 
 async function tinyModels(seed: number, contextLength: number): Promise<ModelSources> {
@@ -65,11 +70,21 @@ window.appHarness = {
     const session = await createTrainer(request.config, { models, pool: { size: request.poolSize }, executionTimeoutMs: 20_000 });
     try {
       const records: StepRecord[] = [];
-      session.onStep((r) => records.push(r));
+      // Ask for a stop during the first step: the loop must finish that step and rest.
+      const off = session.onStep((r) => {
+        records.push(r);
+        if (r.step === 0) void session.stop();
+      });
       await session.start();
+      const stoppedAt = session.step;
+      const stateAfterStop = session.state;
+      await session.start();
+      off();
       if (session.state !== 'done') throw new Error(`trainer ended in state ${session.state}`);
       const checkpoint = await session.checkpoint();
       await session.resume(checkpoint);
+      const heldOut = (await new TaskRegistry(fetchLoader()).list({ split: 'heldout' }))[0];
+      const evaluation = await session.evaluate({ k: 2, seed: 1, taskIds: [heldOut.id] });
       return {
         policy: session.policy,
         worldModel: session.worldModel,
@@ -78,6 +93,9 @@ window.appHarness = {
         pool: session.poolStats(),
         crossOriginIsolated: globalThis.crossOriginIsolated,
         resumedStep: session.step,
+        stoppedAt,
+        stateAfterStop,
+        evaluation,
       };
     } finally {
       await session.dispose();

@@ -67,13 +67,22 @@ describe('trainer in Chromium (app-harness.html)', () => {
       expect(r.cost.counts.executions).toBe(2);
       expect(r.update.optimizerStep).toBe(r.step + 1);
     }
-    // The pool really ran them: 4 jobs settled, spread over its workers' busy time.
-    expect(result.pool.settled).toBe(4);
+    // The pool really ran them: 4 training jobs (and 2 evaluation jobs, below), with busy time.
     const poolBusy = result.pool.workers.reduce((a, w) => a + w.busyMs, 0);
     const charged = result.records.reduce((a, r) => a + r.cost.busyMs.sandbox, 0);
     expect(poolBusy).toBeGreaterThan(0);
     expect(charged).toBeGreaterThan(0);
     expect(result.resumedStep).toBe(2);
+    // stop() during step 0 lets that step finish and rests; start() continues at step 1
+    expect(result.stoppedAt).toBe(1);
+    expect(result.stateAfterStop).toBe('idle');
+    // held-out avg@2 on one task, through the real pool and grader
+    const ev = result.evaluation;
+    expect(ev.tasks).toHaveLength(1);
+    expect(ev.tasks[0].scores).toHaveLength(2);
+    expect(ev.avgAtK).toBeCloseTo(ev.tasks[0].scores.reduce((a, b) => a + b, 0) / 2, 12);
+    expect(ev.cost.busyMs.sandbox).toBeGreaterThan(0);
+    expect(result.pool.settled).toBe(6);
     expect(pageErrors).toEqual([]);
     expect(seconds).toBeLessThan(90);
   });
