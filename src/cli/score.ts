@@ -20,7 +20,7 @@ import { preview, type PreviewServer } from 'vite';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { gradePredictions, type GradeResult, type GraderTask } from '../tasks/grader.ts';
-import type { Leaderboard } from '../tasks/leaderboard.ts';
+import { scorePredictions, type Leaderboard } from '../tasks/leaderboard.ts';
 import { createCustomTask } from '../tasks/byo-data.ts';
 import { programInputs } from '../tasks/task-builder.ts';
 import { TaskDataError } from '../tasks/task-errors.ts';
@@ -228,9 +228,10 @@ async function main(): Promise<void> {
   let lbSource: LeaderboardSummary['source'] | null = grader ? 'suite' : savedLeaderboard ? 'file' : null;
   try {
     result = await sandbox.run(files, source, timeoutMs);
-    const usable = result.status === 'ok' && result.predictionsCsv !== undefined;
-    // A failed program scores 0 whatever the leaderboard: do not spend minutes building one.
-    if (built && wantLeaderboard && !leaderboard && usable) {
+    // A failed program, or one whose predictions do not grade, scores 0 whatever the leaderboard:
+    // do not spend minutes building one.
+    const gradable = built !== null && result.status === 'ok' && result.predictionsCsv !== undefined && scorePredictions(meta, built.labels, result.predictionsCsv).ok;
+    if (built && wantLeaderboard && !leaderboard && gradable) {
       const run = await sandbox.runPopulation({ files, type: meta.type, metric: meta.metric, size: population, timeoutMs: Math.max(timeoutMs, 120_000) }, progressPrinter());
       leaderboard = leaderboardOnTheSpot(built, run, `browser sandbox pool (score CLI, ${run.jobs} worker(s))`);
       lbSource = 'built on the spot';
@@ -265,7 +266,7 @@ async function main(): Promise<void> {
     direction: meta.direction,
     value: graded?.status === 'ok' ? graded.value : undefined,
     // A program that fails or writes invalid predictions scores 0 (trueScore); with no leaderboard there is no percentile.
-    percentile: ranked && graded?.status === 'ok' ? graded.percentile : error && leaderboard ? 0 : undefined,
+    percentile: ranked && graded?.status === 'ok' ? graded.percentile : error && (leaderboard || wantLeaderboard) ? 0 : undefined,
     medal: ranked && graded?.status === 'ok' ? graded.medal : null,
     seconds: result.seconds,
     leaderboard: leaderboard && lbSource ? summarise(leaderboard, lbSource) : undefined,
