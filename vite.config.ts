@@ -21,15 +21,21 @@ function vendor(): Plugin {
   return { name: 'wmrl-vendor-assets', buildStart: () => void vendorAssets() };
 }
 
+// Build timings are noise on a shared 2-core machine, not warnings.
+const quietTimings = { bundlerTimings: false };
+
 export default defineConfig({
   plugins: [vendor(), svelte(), sandboxWorkerHeaders()],
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { checks: quietTimings } },
   build: {
     target: 'es2022',
     sourcemap: true,
-    rollupOptions: { input: { main: 'index.html', sandbox: 'sandbox.html', appHarness: 'app-harness.html' } },
+    rolldownOptions: {
+      input: { main: 'index.html', sandbox: 'sandbox.html', appHarness: 'app-harness.html' },
+      checks: quietTimings,
+    },
   },
   test: {
     projects: [

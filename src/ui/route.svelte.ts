@@ -1,5 +1,5 @@
 // A hash router small enough to read at a glance: the app is static files, so routes live in the
-// fragment and every view is reachable by URL (#/paper, ...).
+// fragment and every view is reachable by URL (#/paper, #/train, ...).
 
 export interface RouteDef {
   path: string;
@@ -9,6 +9,7 @@ export interface RouteDef {
 export const ROUTES: readonly RouteDef[] = [
   { path: '/', title: 'Overview' },
   { path: '/paper', title: 'The paper, live' },
+  { path: '/train', title: 'Train' },
   { path: '/playground', title: 'Playground' },
 ];
 

@@ -1,0 +1,75 @@
+// Turns the StepRecords of a live run into chart series. Pure, so the view stays thin and the
+// mapping is tested without a browser.
+import type { StepRecord } from '../../wmrl/trainer';
+import type { CostComponent } from '../../wmrl/cost';
+
+export type Point = readonly [number, number];
+
+const pts = (records: readonly StepRecord[], f: (r: StepRecord) => number | null | undefined): Point[] =>
+  records.flatMap((r) => {
+    const v = f(r);
+    return v === null || v === undefined || !Number.isFinite(v) ? [] : [[r.step, v] as const];
+  });
+
+export function rewardSeries(records: readonly StepRecord[]) {
+  return {
+    training: pts(records, (r) => r.meanReward),
+    real: pts(records, (r) => r.meanRealReward),
+    worldModel: pts(records, (r) => r.meanWmReward),
+  };
+}
+
+export function fusionSeries(records: readonly StepRecord[]) {
+  return {
+    wA: pts(records, (r) => (r.worldModelCalled ? r.fusion.wA : null)),
+    wW: pts(records, (r) => (r.worldModelCalled ? r.fusion.wW : null)),
+    lambda: pts(records, (r) => (r.fusion.mode === 'ppi' ? r.fusion.lambda : null)),
+  };
+}
+
+export function errorSeries(records: readonly StepRecord[]) {
+  return {
+    r: pts(records, (r) => r.fusion.r),
+    meanAbsError: pts(records, (r) => r.realVsWm.meanAbsError),
+  };
+}
+
+export const COST_LABELS: Record<CostComponent, string> = {
+  policySampling: 'policy sampling',
+  worldModel: 'world-model forwards',
+  sandbox: 'sandbox executions',
+  policyUpdate: 'policy update',
+};
+
+/** Cumulative busy seconds per component, and wall seconds, after each step. */
+export function costSeries(records: readonly StepRecord[]) {
+  const components = Object.keys(COST_LABELS) as CostComponent[];
+  return {
+    components: components.map((c) => ({ component: c, points: pts(records, (r) => r.cumulativeCost.busyMs[c] / 1000) })),
+    total: pts(records, (r) => r.cumulativeCost.totalBusyMs / 1000),
+    wall: pts(records, (r) => r.cumulativeCost.wallMs / 1000),
+  };
+}
+
+export function healthSeries(records: readonly StepRecord[]) {
+  return {
+    validRunRate: pts(records, (r) => r.validRunRate),
+    zeroSpread: pts(records, (r) => r.zeroSpreadFraction),
+  };
+}
+
+/** The latest calibration curve g as a polyline over [0, 1] (constant beyond the knots). */
+export function calibrationCurve(record: StepRecord | undefined): Point[] {
+  const k = record?.calibration.knots;
+  if (!k || k.x.length === 0) return [[0, 0], [1, 1]];
+  const out: Point[] = [[0, k.y[0]]];
+  for (let i = 0; i < k.x.length; i++) out.push([k.x[i], k.y[i]]);
+  out.push([1, k.y[k.y.length - 1]]);
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** Share of groups executed for real so far, as the accumulator keeps it. */
+export function anchorShare(record: StepRecord | undefined): number | null {
+  if (!record || record.groupsSoFar === 0) return null;
+  return record.anchorsSoFar / record.groupsSoFar;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { anchorShare, calibrationCurve, costSeries, fusionSeries, rewardSeries } from '../../../src/ui/train/run-series';
+import { emptyCost } from '../../../src/wmrl/cost';
+import type { StepRecord } from '../../../src/wmrl/trainer';
+
+function record(step: number, over: Partial<StepRecord> = {}): StepRecord {
+  const cost = emptyCost();
+  cost.busyMs.sandbox = 1000 * (step + 1);
+  cost.totalBusyMs = 1000 * (step + 1);
+  cost.wallMs = 1500 * (step + 1);
+  return {
+    run: 'test', step, groups: [], anchorGroups: step % 2, anchorsSoFar: Math.ceil((step + 1) / 2), groupsSoFar: 2 * (step + 1),
+    worldModelCalled: true, meanReward: 0.5, meanRealReward: step % 2 ? 0.4 : null, meanWmReward: 0.6,
+    realVsWm: { pairs: 0, meanAbsError: null, meanError: null },
+    fusion: { mode: 'ivw', wA: 0.3, wW: 0.7, r: 0.01, lambda: 0, vA: 1, vW: 1, weightsReused: false },
+    theory: null, calibration: { pairs: 0, knots: { x: [], y: [] } }, zeroSpreadFraction: 0, wmZeroSpreadFraction: 0,
+    executions: 0, validRunRate: null,
+    update: { loss: 0, gradNorm: 0, clipScale: 1, clipFraction: 0, meanKl: 0, optimizerStep: step + 1, busyMs: 0 },
+    batch: { sequences: 0, programTokens: 0, normalizer: 1 }, cost, cumulativeCost: cost, wallMs: 0,
+    ...over,
+  };
+}
+
+describe('Train view series', () => {
+  it('plots real scores only on steps that executed anchors', () => {
+    const s = rewardSeries([record(0), record(1), record(2), record(3)]);
+    expect(s.training).toHaveLength(4);
+    expect(s.real.map((p) => p[0])).toEqual([1, 3]);
+  });
+
+  it('hides fusion weights when the world model was not called (all-real GRPO)', () => {
+    const f = fusionSeries([record(0, { worldModelCalled: false }), record(1)]);
+    expect(f.wA).toEqual([[1, 0.3]]);
+    expect(f.lambda).toEqual([]);
+  });
+
+  it('reports cumulative busy seconds per component and wall clock', () => {
+    const c = costSeries([record(0), record(1)]);
+    expect(c.components.find((x) => x.component === 'sandbox')!.points).toEqual([[0, 1], [1, 2]]);
+    expect(c.wall).toEqual([[0, 1.5], [1, 3]]);
+  });
+
+  it('draws the identity before any anchor, and the knots extended to [0, 1] after', () => {
+    expect(calibrationCurve(undefined)).toEqual([[0, 0], [1, 1]]);
+    const r = record(0, { calibration: { pairs: 4, knots: { x: [0.2, 0.7], y: [0.1, 0.9] } } });
+    expect(calibrationCurve(r)).toEqual([[0, 0.1], [0.2, 0.1], [0.7, 0.9], [1, 0.9]]);
+    expect(anchorShare(record(3))).toBeCloseTo(2 / 8);
+  });
+});
