@@ -4,7 +4,7 @@
 // For clipped or KL-regularised RL the coefficient depends on the current log-probs, which the
 // caller computes first (the value of the surrogate differs, its gradient does not).
 
-import type { RlLossOptions } from '../model/losses.ts';
+import { rlTokenTerms, type RlLossOptions } from '../model/losses.ts';
 import type { SequenceBatch } from '../model/sequence-batch.ts';
 
 export interface Coefficients {
@@ -63,53 +63,17 @@ export function rlNeedsLogProbs(options: RlLossOptions): boolean {
  * clipping or KL; without them the coefficient is m w_b / Z and the loss is computed when given.
  */
 export function rlCoefficients(batch: SequenceBatch, options: RlLossOptions, logProbs?: Float32Array): RlTerms {
-  const { weights, normalizer: Z, clip, kl } = options;
+  const { weights, normalizer: Z, clip } = options;
   if (weights.length !== batch.B) throw new Error(`rl: ${weights.length} weights for ${batch.B} sequences`);
   if (!(Z > 0)) throw new Error(`rl: the normaliser Z must be positive, got ${Z}`);
   if (clip && !(clip.epsilon > 0)) throw new Error(`rl: clip epsilon must be positive, got ${clip.epsilon}`);
   if (rlNeedsLogProbs(options) && !logProbs) throw new Error('rl: clipping and KL need the current log-probs');
+  const positions: number[] = [];
+  const tokens = forEachSelected(batch, (pos) => positions.push(pos));
+  // Without log-probs (no clipping, no KL) the coefficient does not depend on them; the loss is then 0.
+  const { dlogp, ...terms } = rlTokenTerms(batch, options, positions, (i) => (logProbs ? logProbs[positions[i]] : 0));
   const coef = new Float32Array(batch.B * batch.T);
-  let policyLoss = 0;
-  let klSum = 0;
-  let maskSum = 0;
-  let clipped = 0;
-  const tokens = forEachSelected(batch, (pos, b) => {
-    const m = batch.lossMask[pos];
-    const w = weights[b];
-    const logp = logProbs ? logProbs[pos] : 0;
-    let obj = w * logp;
-    let dObj = w;
-    if (clip) {
-      const rho = Math.exp(logp - clip.oldLogProbs[pos]);
-      const rhoClipped = Math.min(Math.max(rho, 1 - clip.epsilon), 1 + clip.epsilon);
-      if (rho * w <= rhoClipped * w) {
-        obj = rho * w;
-        dObj = rho * w;
-      } else {
-        obj = rhoClipped * w;
-        dObj = 0;
-        clipped++;
-      }
-    }
-    let dKl = 0;
-    if (kl) {
-      const d = kl.refLogProbs[pos] - logp;
-      const e = Math.exp(d);
-      klSum += m * (e - d - 1);
-      dKl = kl.beta * (1 - e);
-    }
-    maskSum += m;
-    policyLoss -= m * obj;
-    coef[pos] = (m / Z) * (dObj - dKl);
-  });
-  policyLoss /= Z;
-  const klLoss = kl ? (kl.beta * klSum) / Z : 0;
-  return {
-    coef,
-    tokens,
-    loss: policyLoss + klLoss,
-    policyLoss,
-    meanKl: maskSum > 0 ? klSum / maskSum : 0,
-    clipFraction: tokens > 0 ? clipped / tokens : 0,
-  };
+  // coef = -dL/dlogp; 0 - x rather than -x keeps a zero coefficient +0.
+  positions.forEach((pos, i) => (coef[pos] = 0 - dlogp[i]));
+  return { ...terms, coef, tokens };
 }

@@ -138,17 +138,47 @@ export function rlLoss(model: Model, batch: SequenceBatch, options: RlLossOption
 
   const pass = tokenLogProbPass(model, batch, 'mask');
   const n = pass.sel.positions.length;
+  const { dlogp, ...terms } = rlTokenTerms(batch, options, pass.sel.positions, (i) => pass.logprobs[i]);
+  const result: RlLossResult = { ...terms, grads: null, tokens: n };
+  if (withGrads && n > 0) result.grads = backwardFromLogProbs(model, pass, dlogp);
+  else if (withGrads) result.grads = new Float32Array(model.layout.totalLength);
+  return result;
+}
+
+/** The RL loss terms over selected tokens, and the loss gradient with respect to each one's log-prob. */
+export interface RlTokenTerms {
+  /** dL/dlogp, one entry per given position, in the order given */
+  dlogp: Float32Array;
+  loss: number;
+  policyLoss: number;
+  meanKl: number;
+  clipFraction: number;
+}
+
+/**
+ * The RL surrogate of rlLoss at given token positions (b*T+t, masked program tokens), from each
+ * one's current log-prob (logProbAt(i) for positions[i]). Shared by rlLoss and the engines'
+ * per-token coefficients, so that both optimise the same objective. The options are not validated.
+ */
+export function rlTokenTerms(
+  batch: SequenceBatch,
+  options: RlLossOptions,
+  positions: readonly number[],
+  logProbAt: (i: number) => number,
+): RlTokenTerms {
+  const { weights, normalizer: Z, clip, kl } = options;
+  const n = positions.length;
   const dlogp = new Float32Array(n);
   let policyLoss = 0;
   let klSum = 0;
   let maskSum = 0;
   let clipped = 0;
   for (let i = 0; i < n; i++) {
-    const pos = pass.sel.positions[i];
+    const pos = positions[i];
     const b = Math.floor(pos / batch.T);
     const m = batch.lossMask[pos];
     const w = weights[b];
-    const logp = pass.logprobs[i];
+    const logp = logProbAt(i);
     let obj: number;
     let dObj: number;
     if (clip) {
@@ -181,17 +211,13 @@ export function rlLoss(model: Model, batch: SequenceBatch, options: RlLossOption
   }
   policyLoss /= Z;
   const klLoss = kl ? (kl.beta * klSum) / Z : 0;
-  const result: RlLossResult = {
+  return {
+    dlogp,
     loss: policyLoss + klLoss,
-    grads: null,
     policyLoss,
     meanKl: maskSum > 0 ? klSum / maskSum : 0,
     clipFraction: n > 0 ? clipped / n : 0,
-    tokens: n,
   };
-  if (withGrads && n > 0) result.grads = backwardFromLogProbs(model, pass, dlogp);
-  else if (withGrads) result.grads = new Float32Array(model.layout.totalLength);
-  return result;
 }
 
 /** World-model scores s_b in (0, 1) for each sequence of the batch (the mask is not used). */
