@@ -101,18 +101,11 @@ interface Handle {
 }
 
 /** A place in the pool: the worker ids callers see are slot ids, stable across respawns. */
-interface Slot {
+interface Slot extends Omit<WorkerStats, 'workerId'> {
   id: number;
   handle: Handle | null;
-  state: WorkerStats['state'];
   current: Pending | null;
   runsOnWorker: number;
-  runs: number;
-  busyMs: number;
-  respawns: number;
-  lastBootMs: number;
-  lastPhases: Record<string, number>;
-  generation: number;
   bootFailures: number;
   downSince: number;
 }
