@@ -1,20 +1,10 @@
 // The suite's index (public/tasks/index.json): one line per task, enough to list tasks and show
 // cards without fetching any data.
 
-import type { CardFeatures, Direction, MetricName, TaskMeta, TaskRole, TaskSplit, TaskType } from './task-types.ts';
+import type { TaskMeta } from './task-types.ts';
 
-export interface TaskIndexEntry {
-  id: string;
-  split: TaskSplit;
-  role: TaskRole;
-  type: TaskType;
-  metric: MetricName;
-  direction: Direction;
-  nTrain: number;
-  nTest: number;
-  card: string;
-  cardFeatures: CardFeatures;
-}
+/** The fields of a task's meta that the index carries. */
+export type TaskIndexEntry = Pick<TaskMeta, 'id' | 'split' | 'role' | 'type' | 'metric' | 'direction' | 'nTrain' | 'nTest' | 'card' | 'cardFeatures'>;
 
 export interface TaskIndex {
   version: 1;
