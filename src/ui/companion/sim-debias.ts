@@ -6,17 +6,10 @@ import { groupAdvantages, zeroSpreadFraction } from '../../wmrl/advantages.ts';
 import { AnchorSchedule } from '../../wmrl/anchors.ts';
 import { OnlineCalibrator, pava } from '../../wmrl/isotonic.ts';
 import { deriveSeed, mulberry32 } from '../../wmrl/random.ts';
-import { inverseDistort, sampleGroup, type SyntheticWorldModel } from './sim-world-model.ts';
+import { inverseDistort, sampleGroup, type SimSetup } from './sim-world-model.ts';
 
-export interface DebiasConfig {
-  seed: number;
-  /** Steps gone by: anchor pairs from all of them are in the fit. */
-  steps: number;
-  groups: number;
-  groupSize: number;
-  rho: number;
-  wm: SyntheticWorldModel;
-}
+/** steps: the steps gone by; anchor pairs from all of them are in the fit. */
+export type DebiasConfig = SimSetup;
 
 export interface StepBlock {
   lo: number;

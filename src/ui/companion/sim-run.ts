@@ -8,15 +8,9 @@ import type { AdvantageMode } from '../../wmrl/advantages.ts';
 import type { FusionMode } from '../../wmrl/fusion.ts';
 import { MethodState } from '../../wmrl/method-state.ts';
 import { deriveSeed, mulberry32 } from '../../wmrl/random.ts';
-import { sampleGroup, type SyntheticWorldModel } from './sim-world-model.ts';
+import { sampleGroup, type SimSetup } from './sim-world-model.ts';
 
-export interface SimRunConfig {
-  seed: number;
-  steps: number;
-  groups: number;
-  groupSize: number;
-  rho: number;
-  wm: SyntheticWorldModel;
+export interface SimRunConfig extends SimSetup {
   fusion: FusionMode;
   debias: boolean;
   advantageMode: AdvantageMode;

@@ -93,6 +93,19 @@ export function sampleTrueScores(rng: Rng, n: number): number[] {
   return out;
 }
 
+/**
+ * A simulated stretch of training, common to the companion's simulations: `steps` steps of `groups`
+ * groups of `groupSize` programs, a share rho of the groups anchors, one synthetic world model, seeded.
+ */
+export interface SimSetup {
+  seed: number;
+  steps: number;
+  groups: number;
+  groupSize: number;
+  rho: number;
+  wm: SyntheticWorldModel;
+}
+
 /** One group: true scores y and synthetic world-model scores s of the same programs. */
 export function sampleGroup(rng: Rng, n: number, wm: SyntheticWorldModel): { y: number[]; s: number[] } {
   const y = sampleTrueScores(rng, n);
