@@ -3,13 +3,9 @@ import { namedConfig } from '../../../src/model/config.ts';
 import type { ConfigName } from '../../../src/model/config.ts';
 import type { Model } from '../../../src/model/init.ts';
 import { createModel } from '../../../src/model/init.ts';
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32, normal } from '../../../src/wmrl/random.ts';
 
 export const testRng = mulberry32;
-
-function normal(rng: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-}
 
 /** A model whose weights are far from the init (std 0.3, gains 1 +- 0.2, nonzero biases): every path matters. */
 export function roughModel(name: ConfigName, seed: number): Model {
