@@ -5,7 +5,7 @@
 // Ties (equal counts) go to the smallest (left id, right id), which makes training deterministic.
 
 import { preTokenize } from './pre-tokenize.ts';
-import { BASE_VOCAB, BYTE_OFFSET, Tokenizer, tokenPairKey } from './tokenizer.ts';
+import { BASE_VOCAB, BYTE_OFFSET, mergePair, Tokenizer, tokenPairKey } from './tokenizer.ts';
 
 export interface TokenizerTrainingOptions {
   /** Target vocabulary size including the 4 special tokens and 256 bytes (>= 260). */
@@ -158,14 +158,7 @@ export function trainTokenizer(texts: Iterable<string | Uint8Array>, options: To
         }
         if (!has) continue; // the index may hold words that lost this pair to an earlier merge
         addPairs(w, -1, changed);
-        const next: number[] = [];
-        for (let i = 0; i < ids.length; i++) {
-          if (i + 1 < ids.length && ids[i] === a && ids[i + 1] === b) {
-            next.push(newId);
-            i++;
-          } else next.push(ids[i]);
-        }
-        words[w].ids = next;
+        words[w].ids = mergePair(ids, a, b, newId);
         addPairs(w, 1, changed);
       }
     }

@@ -168,7 +168,7 @@ export class Tokenizer {
     for (let i = start; i < end; i++) key += String.fromCharCode(bytes[i]);
     const cached = this.chunkCache.get(key);
     if (cached) return cached;
-    const ids: number[] = [];
+    let ids: number[] = [];
     for (let i = start; i < end; i++) ids.push(BYTE_OFFSET + bytes[i]);
     while (ids.length > 1) {
       let bestRank = Infinity;
@@ -182,23 +182,28 @@ export class Tokenizer {
       }
       if (bestAt < 0) break;
       const [a, b] = this.merges[bestRank];
-      const merged = BASE_VOCAB + bestRank;
-      // Merge every occurrence of this pair left to right, as training did.
-      const next: number[] = [];
-      for (let i = 0; i < ids.length; i++) {
-        if (i + 1 < ids.length && ids[i] === a && ids[i + 1] === b) {
-          next.push(merged);
-          i++;
-        } else next.push(ids[i]);
-      }
-      ids.length = 0;
-      for (const id of next) ids.push(id);
+      ids = mergePair(ids, a, b, BASE_VOCAB + bestRank);
     }
     // Bounded cache: programs repeat identifiers a lot, but memory must not grow without limit.
     if (this.chunkCache.size > 50_000) this.chunkCache.clear();
     this.chunkCache.set(key, ids);
     return ids;
   }
+}
+
+/**
+ * ids with every occurrence of the pair (a, b) replaced by `merged`, scanning left to right: the one
+ * merge rule, shared by training and encoding so that both split a run like a a a the same way.
+ */
+export function mergePair(ids: readonly number[], a: number, b: number, merged: number): number[] {
+  const next: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    if (i + 1 < ids.length && ids[i] === a && ids[i + 1] === b) {
+      next.push(merged);
+      i++;
+    } else next.push(ids[i]);
+  }
+  return next;
 }
 
 export { pairKey as tokenPairKey };
