@@ -1,0 +1,150 @@
+// From run results to the numbers of the tables: per run a flat set of metrics, per preset the mean
+// and 95% Student-t interval over seeds, and the paired comparisons the claims of method.md 5 need
+// (ratios and differences computed seed by seed, so the shared randomness of a seed cancels).
+import { COST_COMPONENTS, type CostComponent } from '../wmrl/cost.ts';
+import { tInterval, type MeanInterval } from './interval.ts';
+import { SFT_PRESET, type RunResult } from './run-result.ts';
+
+export type MetricKey =
+  | 'heldOut'
+  | 'medalRate'
+  | 'anyMedalRate'
+  | 'validRunRate'
+  | 'busy.policySampling'
+  | 'busy.worldModel'
+  | 'busy.sandbox'
+  | 'busy.policyUpdate'
+  | 'busyTotal'
+  | 'trainWall'
+  | 'executions'
+  | 'worldModelForwards'
+  | 'meanAnchorWeight';
+
+export interface MetricSpec {
+  key: MetricKey;
+  label: string;
+  /** Decimals in the tables. */
+  digits: number;
+  /** Training metrics do not exist for the SFT rows. */
+  training: boolean;
+}
+
+const BUSY_LABEL: Record<CostComponent, string> = {
+  policySampling: 'policy sampling busy s',
+  worldModel: 'world model busy s',
+  sandbox: 'sandbox busy s',
+  policyUpdate: 'policy update busy s',
+};
+
+export const METRICS: readonly MetricSpec[] = [
+  { key: 'heldOut', label: 'held-out avg@k x100', digits: 2, training: false },
+  { key: 'medalRate', label: 'medal rate %', digits: 1, training: false },
+  { key: 'anyMedalRate', label: 'any-medal@k %', digits: 1, training: false },
+  { key: 'validRunRate', label: 'valid runs %', digits: 1, training: false },
+  ...COST_COMPONENTS.map((c): MetricSpec => ({ key: `busy.${c}`, label: BUSY_LABEL[c], digits: 1, training: true })),
+  { key: 'busyTotal', label: 'total busy s', digits: 1, training: true },
+  { key: 'trainWall', label: 'training wall s', digits: 1, training: true },
+  { key: 'executions', label: 'executions', digits: 0, training: true },
+  { key: 'worldModelForwards', label: 'world-model forwards', digits: 0, training: true },
+  { key: 'meanAnchorWeight', label: 'mean anchor weight w_A', digits: 3, training: true },
+];
+
+export type RunMetrics = Partial<Record<MetricKey, number>>;
+
+/** The metrics of one successful run (empty for a failed one). Percent and seconds, as in the tables. */
+export function runMetrics(r: RunResult): RunMetrics {
+  const m: RunMetrics = {};
+  if (r.status !== 'ok') return m;
+  if (r.evaluation) {
+    m.heldOut = 100 * r.evaluation.avgAtK;
+    m.medalRate = 100 * r.evaluation.medalRate;
+    m.anyMedalRate = 100 * r.evaluation.anyMedalRate;
+    m.validRunRate = 100 * r.evaluation.validRunRate;
+  }
+  if (r.kind === 'train' && r.training) {
+    const t = r.training;
+    for (const c of COST_COMPONENTS) m[`busy.${c}`] = t.busyMs[c] / 1000;
+    m.busyTotal = t.totalBusyMs / 1000;
+    m.trainWall = t.wallMs / 1000;
+    m.executions = t.counts.executions;
+    m.worldModelForwards = t.counts.worldModelForwards;
+    if (r.records.length > 0) m.meanAnchorWeight = r.records.reduce((a, s) => a + s.fusion.wA, 0) / r.records.length;
+  }
+  return m;
+}
+
+export interface PresetSummary {
+  preset: string;
+  kind: 'train' | 'sft';
+  /** Seeds with a successful run, ascending. */
+  seeds: number[];
+  /** Seeds whose run failed. */
+  failedSeeds: number[];
+  metrics: Partial<Record<MetricKey, MeanInterval>>;
+}
+
+/** Per preset (in the given order; the SFT rows first when present): mean and interval over seeds. */
+export function summarisePresets(runs: readonly RunResult[], order: readonly string[], level = 0.95): PresetSummary[] {
+  const presets = [...new Set([...(runs.some((r) => r.preset === SFT_PRESET) ? [SFT_PRESET] : []), ...order, ...runs.map((r) => r.preset)])];
+  const out: PresetSummary[] = [];
+  for (const preset of presets) {
+    const mine = runs.filter((r) => r.preset === preset);
+    if (mine.length === 0) continue;
+    const ok = mine.filter((r) => r.status === 'ok').sort((a, b) => a.seed - b.seed);
+    const summary: PresetSummary = {
+      preset,
+      kind: preset === SFT_PRESET ? 'sft' : 'train',
+      seeds: ok.map((r) => r.seed),
+      failedSeeds: mine.filter((r) => r.status !== 'ok').map((r) => r.seed).sort((a, b) => a - b),
+      metrics: {},
+    };
+    const perRun = ok.map(runMetrics);
+    for (const spec of METRICS) {
+      const values = perRun.map((m) => m[spec.key]).filter((v): v is number => v !== undefined);
+      if (values.length > 0 && values.length === perRun.length) summary.metrics[spec.key] = tInterval(values, level);
+    }
+    out.push(summary);
+  }
+  return out;
+}
+
+export interface PairedComparison {
+  a: string;
+  b: string;
+  metric: MetricKey;
+  /** 'ratio': a / b per seed; 'difference': a - b per seed. */
+  kind: 'ratio' | 'difference';
+  /** Seeds where both a and b have a successful run with the metric. */
+  seeds: number[];
+  perSeed: number[];
+  /** Mean and interval of the per-seed values; null when no seed pairs up. */
+  interval: MeanInterval | null;
+  /** mean(a) / mean(b) or mean(a) - mean(b) over the paired seeds; null when none. */
+  ofMeans: number | null;
+}
+
+/** a versus b seed by seed on one metric. */
+export function pairedComparison(runs: readonly RunResult[], a: string, b: string, metric: MetricKey, kind: 'ratio' | 'difference', level = 0.95): PairedComparison {
+  const value = (preset: string, seed: number): number | undefined => {
+    const r = runs.find((x) => x.preset === preset && x.seed === seed && x.status === 'ok');
+    return r ? runMetrics(r)[metric] : undefined;
+  };
+  const seeds = [...new Set(runs.map((r) => r.seed))].sort((x, y) => x - y);
+  const pairs: { seed: number; va: number; vb: number }[] = [];
+  for (const seed of seeds) {
+    const va = value(a, seed);
+    const vb = value(b, seed);
+    if (va === undefined || vb === undefined) continue;
+    if (kind === 'ratio' && vb === 0) continue;
+    pairs.push({ seed, va, vb });
+  }
+  const perSeed = pairs.map((p) => (kind === 'ratio' ? p.va / p.vb : p.va - p.vb));
+  const meanOf = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  let ofMeans: number | null = null;
+  if (pairs.length > 0) {
+    const ma = meanOf(pairs.map((p) => p.va));
+    const mb = meanOf(pairs.map((p) => p.vb));
+    ofMeans = kind === 'ratio' ? ma / mb : ma - mb;
+  }
+  return { a, b, metric, kind, seeds: pairs.map((p) => p.seed), perSeed, interval: perSeed.length > 0 ? tInterval(perSeed, level) : null, ofMeans };
+}

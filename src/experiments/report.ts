@@ -1,0 +1,111 @@
+// The Markdown report of an experiment: the configuration it ran with, per preset mean and 95%
+// Student-t interval over seeds of the held-out score and of the compute, and the paired comparisons
+// behind the claims of method.md 5 (claim 1's busy-time ratio of all-real GRPO to WMRL first).
+import { METRICS, pairedComparison, summarisePresets, type MetricKey, type PairedComparison, type PresetSummary } from './aggregate.ts';
+import type { MeanInterval } from './interval.ts';
+import { SFT_PRESET, type RunResult } from './run-result.ts';
+import { studentTQuantile } from './student-t.ts';
+
+export interface ReportInput {
+  title: string;
+  runs: readonly RunResult[];
+  /** Preset order of the tables. */
+  presets: readonly string[];
+  /** The command line that produced it, for the record. */
+  command?: string;
+}
+
+/** "m [low, high]" (or just m for one seed; an em dash when missing). */
+export function formatInterval(iv: MeanInterval | null | undefined, digits: number): string {
+  if (!iv) return '—';
+  const f = (x: number) => x.toFixed(digits);
+  if (iv.low === null || iv.high === null) return `${f(iv.mean)} (n=1)`;
+  return `${f(iv.mean)} [${f(iv.low)}, ${f(iv.high)}]`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const esc = (s: string) => s.replaceAll('|', '\\|');
+  return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+}
+
+const digitsOf = (key: MetricKey): number => METRICS.find((m) => m.key === key)?.digits ?? 2;
+const labelOf = (key: MetricKey): string => METRICS.find((m) => m.key === key)?.label ?? key;
+
+function seedsCell(s: PresetSummary): string {
+  return s.seeds.join(',') + (s.failedSeeds.length > 0 ? ` (failed: ${s.failedSeeds.join(',')})` : '');
+}
+
+function comparisonLine(c: PairedComparison, digits: number): string {
+  const op = c.kind === 'ratio' ? '/' : '-';
+  if (c.seeds.length === 0) return `- ${c.a} ${op} ${c.b} (${labelOf(c.metric)}): no seed has both runs.`;
+  const per = c.seeds.map((s, i) => `seed ${s}: ${c.perSeed[i].toFixed(digits)}`).join('; ');
+  const of = c.ofMeans === null ? '' : `; of the means: ${c.ofMeans.toFixed(digits)}`;
+  return `- ${c.a} ${op} ${c.b} (${labelOf(c.metric)}), per seed: ${per}; mean of per-seed values ${formatInterval(c.interval, digits)}${of}.`;
+}
+
+export function renderReport(input: ReportInput): string {
+  const { runs } = input;
+  const summaries = summarisePresets(runs, input.presets);
+  const ok = runs.filter((r) => r.status === 'ok');
+  const train = ok.find((r) => r.kind === 'train') ?? ok[0];
+  const lines: string[] = [`# ${input.title}`, ''];
+  if (input.command) lines.push(`Command: \`${input.command}\``, '');
+  if (train) {
+    const c = train.request.config;
+    const e = train.environment;
+    const evalTasks = train.evaluation ? train.evaluation.tasks.map((t) => t.taskId) : [];
+    lines.push(
+      `Setup: ${c.steps} steps, B = ${c.groupsPerStep} groups x n = ${c.groupSize} programs, max ${c.sampling.maxNewTokens} new tokens, temperature ${c.sampling.temperature}, lr ${c.lr}.`,
+      `Held-out evaluation: avg@${train.request.evalK} on ${evalTasks.length} task(s) (${evalTasks.join(', ')}), the same sampling seeds before and after training.`,
+    );
+    if (e) lines.push(`Models: ${e.modelsLabel}. Policy: ${e.policy.backend} (${e.policy.numParameters} parameters; ${e.policy.reason}). World model: ${e.worldModel.backend} (${e.worldModel.reason}). Sandbox pool: ${e.poolSize} worker(s). Browser: ${e.userAgent}, hardwareConcurrency ${e.hardwareConcurrency}.`);
+    lines.push('');
+  }
+  const maxN = Math.max(0, ...summaries.map((s) => s.seeds.length));
+  const tNote = maxN >= 2 ? ` (t quantile ${studentTQuantile(0.975, maxN - 1).toFixed(3)} for ${maxN} seeds)` : '';
+  lines.push(
+    `Cells: mean [95% interval] over seeds: two-sided Student-t interval, mean +- t(0.975, n-1) s / sqrt(n)${tNote}. "(n=1)": one seed, no interval.`,
+    `"${SFT_PRESET}" is the starting (SFT) policy evaluated before any training (the no-RL row). Compute columns are training only (evaluation excluded); busy time is summed per component (sandbox over workers), the analogue of GPU-hours.`,
+    '',
+    '## Held-out score',
+    '',
+  );
+  const cell = (s: PresetSummary, key: MetricKey) => formatInterval(s.metrics[key], digitsOf(key));
+  const hasSft = runs.some((r) => r.preset === SFT_PRESET && r.status === 'ok');
+  lines.push(table(
+    ['preset', 'seeds', labelOf('heldOut'), ...(hasSft ? ['minus SFT (paired)'] : []), labelOf('medalRate'), labelOf('anyMedalRate'), labelOf('validRunRate')],
+    summaries.map((s) => [
+      s.preset, seedsCell(s), cell(s, 'heldOut'),
+      ...(hasSft ? [s.kind === 'sft' ? '—' : formatInterval(pairedComparison(runs, s.preset, SFT_PRESET, 'heldOut', 'difference').interval, 2)] : []),
+      cell(s, 'medalRate'), cell(s, 'anyMedalRate'), cell(s, 'validRunRate'),
+    ]),
+  ));
+  lines.push('', '## Compute (training)', '');
+  const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.sandbox', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight'];
+  lines.push(table(['preset', ...computeKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...computeKeys.map((k) => cell(s, k))])));
+  lines.push('', '## Claims measured in this invocation', '');
+  const has = (p: string) => runs.some((r) => r.preset === p && r.status === 'ok');
+  if (has('grpo-all-real') && has('wmrl')) {
+    lines.push('Claim 1 (compute): total busy time of all-real GRPO over WMRL, same steps, B and n.', '', comparisonLine(pairedComparison(runs, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio'), 2));
+    lines.push(comparisonLine(pairedComparison(runs, 'grpo-all-real', 'wmrl', 'trainWall', 'ratio'), 2), '');
+  } else lines.push('Claim 1 needs grpo-all-real and wmrl in the same invocation; not both ran.', '');
+  const claim2 = [['wmrl', 'grpo-all-real'], ['world-model-only', 'grpo-all-real'], ['wmrl', 'world-model-only']].filter(([a, b]) => has(a) && has(b));
+  if (claim2.length > 0) {
+    lines.push('Claim 2 (held-out score, x100), paired differences:', '');
+    for (const [a, b] of claim2) lines.push(comparisonLine(pairedComparison(runs, a, b, 'heldOut', 'difference'), 2));
+    lines.push('');
+  }
+  const ablations = ['ablation-neither', 'ablation-denoise-only', 'ablation-debias-only', 'ablation-both'].filter(has);
+  if (ablations.length > 1) {
+    lines.push('Claim 3 (ablations, held-out x100), paired differences against ablation-neither:', '');
+    for (const a of ablations.filter((x) => x !== 'ablation-neither')) if (has('ablation-neither')) lines.push(comparisonLine(pairedComparison(runs, a, 'ablation-neither', 'heldOut', 'difference'), 2));
+    lines.push('');
+  }
+  const failed = runs.filter((r) => r.status !== 'ok');
+  if (failed.length > 0) {
+    lines.push('## Failed runs', '');
+    for (const r of failed) lines.push(`- ${r.preset} seed ${r.seed}: ${r.error ?? 'unknown error'}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,100 @@
+// What one experiment run is and what it leaves behind: the request the CLI sends to the experiment
+// page, and the result it writes as JSON (one file per preset x seed, plus one per seed for the SFT
+// policy evaluated before any training: the "no RL" row). Plain data, structured-clone and JSON safe.
+import type { EvaluationResult } from '../wmrl/evaluate.ts';
+import type { CostSheet } from '../wmrl/cost.ts';
+import type { GroupRecord, StepRecord, TrainerConfig } from '../wmrl/trainer.ts';
+import type { PolicyInfo } from '../workers/policy-api.ts';
+import type { WorldModelInfo } from '../workers/world-model-api.ts';
+
+/** 'train': a preset trained for config.steps, then evaluated; 'sft': the starting policy evaluated, no training. */
+export type RunKind = 'train' | 'sft';
+
+/** The preset name of the SFT (no RL) rows. */
+export const SFT_PRESET = 'sft';
+
+export type ModelChoice = 'committed' | 'tiny';
+
+export interface RunRequest {
+  kind: RunKind;
+  /** A preset id, or SFT_PRESET. */
+  preset: string;
+  seed: number;
+  /** The trainer config (for 'sft' runs: the config whose sampling settings the evaluation uses). */
+  config: TrainerConfig;
+  /** k of held-out avg@k. */
+  evalK: number;
+  /** Held-out task ids to evaluate on; null: all held-out tasks. */
+  evalTaskIds: string[] | null;
+  /** 'committed': public/models; 'tiny': a random tiny model built on the page (plumbing checks only). */
+  models: ModelChoice;
+  poolSize: number;
+  executionTimeoutMs: number;
+  /** Keep the sampled program texts in the StepRecords (large). */
+  keepPrograms: boolean;
+}
+
+export interface RunEnvironment {
+  policy: PolicyInfo;
+  worldModel: WorldModelInfo;
+  poolSize: number;
+  modelsLabel: string;
+  userAgent: string;
+  hardwareConcurrency: number;
+  crossOriginIsolated: boolean;
+}
+
+/** A group record whose program texts may have been dropped; their lengths stay. */
+export type TrimmedGroupRecord = Omit<GroupRecord, 'programs'> & { programs?: string[]; programChars: number[] };
+export type TrimmedStepRecord = Omit<StepRecord, 'groups'> & { groups: TrimmedGroupRecord[] };
+
+export interface RunResult {
+  format: 'wmrl-experiment-run';
+  version: 1;
+  kind: RunKind;
+  preset: string;
+  seed: number;
+  status: 'ok' | 'failed';
+  /** The error message of a failed run. */
+  error: string | null;
+  request: RunRequest;
+  environment: RunEnvironment | null;
+  records: TrimmedStepRecord[];
+  /** Held-out evaluation: after training ('train'), of the starting policy ('sft'). */
+  evaluation: EvaluationResult | null;
+  /** Cumulative training cost (the last StepRecord's); null for 'sft' runs. */
+  training: CostSheet | null;
+  /** Workers, models and pool start-up on the page, ms. */
+  startupMs: number;
+  /** The whole run on the page (start-up, training, evaluation), ms. */
+  wallMs: number;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** Drops program texts (unless kept), keeping their lengths in characters. */
+export function trimRecord(record: StepRecord, keepPrograms: boolean): TrimmedStepRecord {
+  return {
+    ...record,
+    groups: record.groups.map((g) => {
+      const { programs, ...rest } = g;
+      const trimmed: TrimmedGroupRecord = { ...rest, programChars: programs.map((p) => p.length) };
+      if (keepPrograms) trimmed.programs = programs;
+      return trimmed;
+    }),
+  };
+}
+
+/** The file name of a run's result inside the runs folder. */
+export function runFileName(preset: string, seed: number, failed = false): string {
+  if (!/^[a-z0-9-]+$/.test(preset)) throw new RangeError(`run file: preset name ${JSON.stringify(preset)} is not a plain id`);
+  if (!Number.isInteger(seed)) throw new RangeError(`run file: seed must be an integer, got ${seed}`);
+  return `${preset}-seed${seed}${failed ? '.failed' : ''}.json`;
+}
+
+/** Checks the shape of a parsed result file enough to aggregate it safely. */
+export function isRunResult(x: unknown): x is RunResult {
+  if (typeof x !== 'object' || x === null) return false;
+  const r = x as Partial<RunResult>;
+  return r.format === 'wmrl-experiment-run' && r.version === 1 && (r.kind === 'train' || r.kind === 'sft') && typeof r.preset === 'string' && typeof r.seed === 'number' && (r.status === 'ok' || r.status === 'failed');
+}

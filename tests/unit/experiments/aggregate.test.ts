@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { METRICS, pairedComparison, runMetrics, summarisePresets } from '../../../src/experiments/aggregate';
+import { csvField, parseCsv, runsCsv } from '../../../src/experiments/csv';
+import { formatInterval, renderReport } from '../../../src/experiments/report';
+import { isRunResult, runFileName, trimRecord, SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
+import { presetConfig, type PresetId } from '../../../src/wmrl/presets';
+import { emptyCost, type CostSheet } from '../../../src/wmrl/cost';
+import type { EvaluationResult } from '../../../src/wmrl/evaluate';
+import type { StepRecord } from '../../../src/wmrl/trainer';
+
+function evaluation(avg: number, medal = 0): EvaluationResult {
+  return { k: 2, seed: 1, tasks: [{ taskId: 'a', scores: [avg, avg], statuses: ['ok', 'ok'], medals: [null, null], avg, anyMedal: medal > 0 }], avgAtK: avg, medalRate: medal, anyMedalRate: medal > 0 ? 1 : 0, validRunRate: 1, cost: emptyCost() };
+}
+
+function cost(busy: { policySampling: number; worldModel: number; sandbox: number; policyUpdate: number }, wall: number, executions: number, forwards: number): CostSheet {
+  const c = emptyCost();
+  c.busyMs = { ...busy };
+  c.totalBusyMs = busy.policySampling + busy.worldModel + busy.sandbox + busy.policyUpdate;
+  c.wallMs = wall;
+  c.counts.executions = executions;
+  c.counts.worldModelForwards = forwards;
+  return c;
+}
+
+function run(preset: string, seed: number, avg: number, training: CostSheet | null, status: 'ok' | 'failed' = 'ok'): RunResult {
+  const kind = preset === SFT_PRESET ? 'sft' : 'train';
+  const config = presetConfig((kind === 'sft' ? 'wmrl' : preset) as PresetId, { seed, steps: 3 });
+  return {
+    format: 'wmrl-experiment-run', version: 1, kind, preset, seed, status, error: status === 'ok' ? null : 'boom, "quoted"\nsecond line',
+    request: { kind, preset, seed, config, evalK: 2, evalTaskIds: null, models: 'tiny', poolSize: 1, executionTimeoutMs: 1000, keepPrograms: false },
+    environment: null, records: [], evaluation: status === 'ok' ? evaluation(avg) : null, training: status === 'ok' ? training : null,
+    startupMs: 1000, wallMs: 5000, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:05.000Z',
+  };
+}
+
+const grpoCost = (s: number) => cost({ policySampling: 1000 * s, worldModel: 0, sandbox: 9000 * s, policyUpdate: 2000 * s }, 10_000 * s, 96, 0);
+const wmrlCost = (s: number) => cost({ policySampling: 1000 * s, worldModel: 500 * s, sandbox: 1000 * s, policyUpdate: 1500 * s }, 4000 * s, 12, 3);
+
+const RUNS: RunResult[] = [
+  run(SFT_PRESET, 1, 0.1, null), run(SFT_PRESET, 2, 0.2, null), run(SFT_PRESET, 3, 0.3, null),
+  run('grpo-all-real', 1, 0.2, grpoCost(1)), run('grpo-all-real', 2, 0.3, grpoCost(2)), run('grpo-all-real', 3, 0.4, grpoCost(3)),
+  run('wmrl', 1, 0.25, wmrlCost(1)), run('wmrl', 2, 0.35, wmrlCost(2)), run('wmrl', 3, 0.3, null, 'failed'),
+];
+
+describe('aggregation', () => {
+  it('turns a run into table units: percent, seconds, counts', () => {
+    const m = runMetrics(RUNS[3]);
+    expect(m.heldOut).toBeCloseTo(20, 12);
+    expect(m['busy.sandbox']).toBeCloseTo(9, 12);
+    expect(m.busyTotal).toBeCloseTo(12, 12);
+    expect(m.trainWall).toBeCloseTo(10, 12);
+    expect(m.executions).toBe(96);
+    expect(runMetrics(RUNS[0]).busyTotal).toBeUndefined();
+    expect(runMetrics(RUNS[8])).toEqual({});
+  });
+
+  it('summarises per preset over successful seeds, SFT first, failures listed', () => {
+    const s = summarisePresets(RUNS, ['grpo-all-real', 'wmrl']);
+    expect(s.map((x) => x.preset)).toEqual([SFT_PRESET, 'grpo-all-real', 'wmrl']);
+    const wmrl = s[2];
+    expect(wmrl.seeds).toEqual([1, 2]);
+    expect(wmrl.failedSeeds).toEqual([3]);
+    expect(wmrl.metrics.heldOut?.mean).toBeCloseTo(30, 12);
+    // two seeds: t(0.975, 1) = 12.706; sd of (25, 35) = 7.071
+    expect(wmrl.metrics.heldOut?.halfWidth).toBeCloseTo((12.7062047 * Math.SQRT2 * 5) / Math.SQRT2, 3);
+    expect(s[0].metrics.busyTotal).toBeUndefined();
+    expect(s[1].metrics.heldOut?.n).toBe(3);
+  });
+
+  it('pairs seeds for ratios and differences, skipping seeds without both runs', () => {
+    const r = pairedComparison(RUNS, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio');
+    expect(r.seeds).toEqual([1, 2]);
+    expect(r.perSeed[0]).toBeCloseTo(12 / 4, 12);
+    expect(r.perSeed[1]).toBeCloseTo(3, 12);
+    expect(r.ofMeans).toBeCloseTo(36 / 12, 12);
+    const d = pairedComparison(RUNS, 'grpo-all-real', SFT_PRESET, 'heldOut', 'difference');
+    expect(d.perSeed.map((x) => Math.round(x * 1e9) / 1e9)).toEqual([10, 10, 10]);
+    expect(d.interval?.halfWidth).toBeCloseTo(0, 9);
+    expect(pairedComparison(RUNS, 'wmrl', 'nope', 'heldOut', 'difference').interval).toBeNull();
+  });
+
+  it('paired differences equal the difference of means over the paired seeds (property)', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 6 }), (pairs) => {
+      const runs = pairs.flatMap(([a, b], i) => [run('wmrl', i + 1, a, wmrlCost(1)), run('grpo-all-real', i + 1, b, grpoCost(1))]);
+      const d = pairedComparison(runs, 'wmrl', 'grpo-all-real', 'heldOut', 'difference');
+      expect(d.interval?.mean ?? NaN).toBeCloseTo(d.ofMeans ?? NaN, 9);
+      expect(d.seeds).toHaveLength(pairs.length);
+    }));
+  });
+});
+
+describe('report and CSV', () => {
+  it('formats intervals', () => {
+    expect(formatInterval({ n: 3, mean: 1.234, sd: 1, halfWidth: 0.5, low: 0.734, high: 1.734, level: 0.95, method: 'student-t' }, 2)).toBe('1.23 [0.73, 1.73]');
+    expect(formatInterval({ n: 1, mean: 2, sd: null, halfWidth: null, low: null, high: null, level: 0.95, method: 'student-t' }, 1)).toBe('2.0 (n=1)');
+    expect(formatInterval(undefined, 1)).toBe('—');
+  });
+
+  it('renders the tables, the claim-1 ratio and the failures', () => {
+    const md = renderReport({ title: 'Test', runs: RUNS, presets: ['grpo-all-real', 'wmrl'] });
+    expect(md).toContain('## Held-out score');
+    expect(md).toMatch(/\| grpo-all-real \| 1,2,3 \| 30\.00 \[/);
+    expect(md).toContain('| wmrl | 1,2 (failed: 3) | 30.00 [');
+    expect(md).toContain('Student-t');
+    expect(md).toContain('t quantile 4.303 for 3 seeds');
+    expect(md).toMatch(/grpo-all-real \/ wmrl \(total busy s\), per seed: seed 1: 3\.00; seed 2: 3\.00/);
+    expect(md).toContain('## Failed runs');
+    // the SFT row has no compute row
+    const compute = md.split('## Compute (training)')[1].split('## Claims')[0];
+    expect(compute).not.toContain(`| ${SFT_PRESET} |`);
+  });
+
+  it('writes one CSV row per run that parses back, with quoting', () => {
+    const csv = runsCsv(RUNS);
+    const rows = parseCsv(csv);
+    expect(rows).toHaveLength(RUNS.length + 1);
+    const header = rows[0];
+    expect(header).toContain('heldOut');
+    expect(header.length).toBe(rows[1].length);
+    for (const spec of METRICS) expect(header).toContain(spec.key);
+    const failed = rows[RUNS.length];
+    expect(failed[header.indexOf('status')]).toBe('failed');
+    expect(failed[header.indexOf('error')]).toBe('boom, "quoted"\nsecond line');
+    expect(Number(rows[4][header.indexOf('busyTotal')])).toBeCloseTo(12, 12);
+    expect(csvField('a,b')).toBe('"a,b"');
+    fc.assert(fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), (fields) => {
+      expect(parseCsv(fields.map(csvField).join(',') + '\n')).toEqual([fields]);
+    }));
+  });
+});
+
+describe('run results', () => {
+  it('trims program texts but keeps their lengths, unless asked to keep them', () => {
+    const group = { taskId: 't', anchor: true, programs: ['abc', 'de'], programTokens: [3, 2], stopped: [true, true], wmScores: null, wmRewards: null, realScores: [0, 1], statuses: null, rewards: [0, 1], advantages: [-0.5, 0.5], coefficients: [-0.5, 0.5] };
+    const record = { step: 0, groups: [group] } as unknown as StepRecord;
+    const t = trimRecord(record, false);
+    expect(t.groups[0].programs).toBeUndefined();
+    expect(t.groups[0].programChars).toEqual([3, 2]);
+    expect(t.groups[0].rewards).toEqual([0, 1]);
+    expect(trimRecord(record, true).groups[0].programs).toEqual(['abc', 'de']);
+    expect(JSON.stringify(t)).not.toContain('abc');
+  });
+
+  it('names files safely and recognises its own format', () => {
+    expect(runFileName('wmrl', 2)).toBe('wmrl-seed2.json');
+    expect(runFileName('wmrl', 2, true)).toBe('wmrl-seed2.failed.json');
+    expect(() => runFileName('../x', 1)).toThrow(RangeError);
+    expect(isRunResult(RUNS[0])).toBe(true);
+    expect(isRunResult({ format: 'other' })).toBe(false);
+  });
+});
