@@ -3,6 +3,7 @@
 import type { ModelConfig } from './config.ts';
 import type { ParameterLayout } from './parameter-layout.ts';
 import { buildLayout } from './parameter-layout.ts';
+import { normal } from '../wmrl/random.ts';
 
 /** A generator of uniform floats in [0, 1); structurally the same as the project's `Rng`. */
 export type Uniform = () => number;
@@ -16,12 +17,6 @@ export interface Model {
 
 export const INIT_STD = 0.02;
 export const POSITION_INIT_STD = 0.01;
-
-function standardNormal(rng: Uniform): number {
-  const u = 1 - rng(); // in (0, 1]
-  const v = rng();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
 
 /**
  * Linear and token-embedding weights ~ N(0, 0.02); positions ~ N(0, 0.01); the two projections that
@@ -42,7 +37,7 @@ export function initParameters(config: ModelConfig, rng: Uniform, layout: Parame
     else if (v.name.endsWith('attn.wo') || v.name.endsWith('mlp.wproj')) std = residualStd;
     else if (v.decay) std = INIT_STD;
     if (std > 0) {
-      for (let i = 0; i < dst.length; i++) dst[i] = std * standardNormal(rng);
+      for (let i = 0; i < dst.length; i++) dst[i] = std * normal(rng);
     } else if (leaf === 'g') dst.fill(1);
     // biases and LayerNorm shifts stay 0
   }
