@@ -33,7 +33,7 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     rolldownOptions: {
-      input: { main: 'index.html', sandbox: 'sandbox.html', appHarness: 'app-harness.html' },
+      input: { main: 'index.html', sandbox: 'sandbox.html', appHarness: 'app-harness.html', experiment: 'experiment.html' },
       checks: quietTimings,
     },
   },
@@ -41,7 +41,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          // Some unit tests run onnxruntime sessions or Pyodide; on a loaded 2-core machine 5 s is too tight.
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,
