@@ -21,7 +21,10 @@ import type { OrtRuntimeOptions } from '../model/onnx/ort-runtime.ts';
 import { MASKED_BIAS } from '../model/onnx/transformer-graph.ts';
 import { OnnxTrainingSession } from '../model/onnx/training-session.ts';
 import { adamwByTensor } from './adamw-by-tensor.ts';
-import type { EngineSample, EngineSampleOptions, GradientResult, Objective, PolicyEngine, UpdateOptions, UpdateResult } from './policy-engine.ts';
+import { validateOptimizerState } from './optimizer-state.ts';
+import type {
+  EngineSample, EngineSampleOptions, GradientResult, Objective, OptimizerState, PolicyEngine, UpdateOptions, UpdateResult,
+} from './policy-engine.ts';
 import { rlCoefficients, rlNeedsLogProbs, sftCoefficients, sftLossValue } from './token-coefficients.ts';
 
 export class CpuEngine implements PolicyEngine {
@@ -266,6 +269,17 @@ export class CpuEngine implements PolicyEngine {
       this.v.fill(0);
       this.step = 0;
     }
+  }
+
+  async getOptimizerState(): Promise<OptimizerState> {
+    return { step: this.step, m: this.m.slice(), v: this.v.slice() };
+  }
+
+  async setOptimizerState(state: OptimizerState): Promise<void> {
+    validateOptimizerState(state, this.layout.totalLength, 'cpu engine');
+    this.m.set(state.m);
+    this.v.set(state.v);
+    this.step = state.step;
   }
 
   async dispose(): Promise<void> {

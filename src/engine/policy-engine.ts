@@ -6,6 +6,9 @@ import type { Uniform } from '../model/init.ts';
 import type { AdamWConfig } from '../model/ops.ts';
 import type { RlLossOptions } from '../model/losses.ts';
 import type { SequenceBatch } from '../model/sequence-batch.ts';
+import type { OptimizerState } from '../wmrl/ports.ts';
+
+export type { OptimizerState };
 
 export interface EngineSampleOptions {
   /** Stop after this many new tokens (also at the context length). */
@@ -78,5 +81,12 @@ export interface PolicyEngine {
   getWeights(): Promise<Float32Array>;
   /** Replaces the weights (same layout); resets the optimiser state when resetOptimizer is true. */
   setWeights(params: Float32Array, resetOptimizer?: boolean): Promise<void>;
+  /**
+   * A copy of the AdamW state: the step count and the moments m, v, flat in the parameter layout.
+   * With the weights it is all a later update depends on, so a checkpoint of both resumes exactly.
+   */
+  getOptimizerState(): Promise<OptimizerState>;
+  /** Restores a state from getOptimizerState (this engine's or another's of the same config); the weights are untouched. */
+  setOptimizerState(state: OptimizerState): Promise<void>;
   dispose(): Promise<void>;
 }

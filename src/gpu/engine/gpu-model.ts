@@ -2,6 +2,8 @@
 // its gradient and the AdamW moments in the same layout, and the activation buffers of a maximum
 // batch (engine-buffers.ts). Weights cross to the host only through upload and download.
 
+import type { OptimizerState } from '../../engine/policy-engine.ts';
+import { validateOptimizerState } from '../../engine/optimizer-state.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { buildLayout, layerViewNames, type ParameterLayout } from '../../model/parameter-layout.ts';
 import { readFloat32, writeBuffer } from '../buffers.ts';
@@ -129,9 +131,18 @@ export class GpuModel {
     return readFloat32(this.device, this.buffers.grads, this.layout.totalLength);
   }
 
-  async getOptimizerState(): Promise<{ m: Float32Array; v: Float32Array; step: number }> {
+  /** The AdamW moments (flat layout, read back after all submitted work) and the step count. */
+  async getOptimizerState(): Promise<OptimizerState> {
     const n = this.layout.totalLength;
-    return { m: await readFloat32(this.device, this.buffers.adamM, n), v: await readFloat32(this.device, this.buffers.adamV, n), step: this.step };
+    return { step: this.step, m: await readFloat32(this.device, this.buffers.adamM, n), v: await readFloat32(this.device, this.buffers.adamV, n) };
+  }
+
+  /** Uploads moments and sets the step count; queue order puts the upload before any later step. */
+  setOptimizerState(state: OptimizerState): void {
+    validateOptimizerState(state, this.layout.totalLength, 'gpu model');
+    writeBuffer(this.device, this.buffers.adamM, state.m);
+    writeBuffer(this.device, this.buffers.adamV, state.v);
+    this.step = state.step;
   }
 
   resetOptimizer(): void {

@@ -14,7 +14,7 @@ import type { SequenceBatch } from '../../model/sequence-batch.ts';
 import { validateSequenceBatch } from '../../model/sequence-batch.ts';
 import { SPECIAL_TOKENS } from '../../model/tokenizer.ts';
 import type {
-  EngineSample, EngineSampleOptions, GradientResult, Objective, PolicyEngine, UpdateOptions, UpdateResult,
+  EngineSample, EngineSampleOptions, GradientResult, Objective, OptimizerState, PolicyEngine, UpdateOptions, UpdateResult,
 } from '../../engine/policy-engine.ts';
 import { rlCoefficients, rlNeedsLogProbs, sftCoefficients } from '../../engine/token-coefficients.ts';
 import { encodeAdamW, encodeGlobalNorm } from '../adamw.ts';
@@ -77,6 +77,14 @@ export class GpuPolicyEngine implements PolicyEngine {
 
   resetOptimizer(): void {
     this.model.resetOptimizer();
+  }
+
+  getOptimizerState(): Promise<OptimizerState> {
+    return this.model.getOptimizerState();
+  }
+
+  async setOptimizerState(state: OptimizerState): Promise<void> {
+    this.model.setOptimizerState(state);
   }
 
   async dispose(): Promise<void> {

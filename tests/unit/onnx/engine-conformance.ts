@@ -1,8 +1,9 @@
 // Behaviour every PolicyEngine must show, checked against the TypeScript reference: batched sampling
 // equals the reference sampler prompt by prompt, log-probs equal tokenLogProbs, the update equals the
-// reference clipping and per-tensor AdamW on the same gradients, the world-model objective, and
-// setWeights reaching sampling and gradients. The CPU engine runs it (cpu-engine.test.ts); another
-// backend (e.g. the WebGPU engine) can call policyEngineConformance with its own factory.
+// reference clipping and per-tensor AdamW on the same gradients, the AdamW state round trip (what
+// a checkpoint needs), the world-model objective, and setWeights reaching sampling and gradients.
+// The CPU engine runs it (cpu-engine.test.ts); another backend (e.g. the WebGPU engine) can call
+// policyEngineConformance with its own factory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model } from '../../../src/model/init.ts';
 import { rlLoss, tokenLogProbs, worldModelLoss } from '../../../src/model/losses.ts';
@@ -83,6 +84,52 @@ export function policyEngineConformance(label: string, create: (model: Model) =>
       }
       expect(maxAbsDiff(params, model.params)).toBeGreaterThan(adamw.lr);
       await local.dispose();
+    });
+
+    it('AdamW state round trip: state and weights after two updates, set into a fresh engine, give the same next update bit for bit', async () => {
+      const batch = conformanceBatch(model, 3, 14, 27);
+      const adamw: AdamWConfig = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1 };
+      const objective = { kind: 'rl' as const, weights: [1, -0.5, 0.8], normalizer: 30 };
+      const options = { adamw, maxGradNorm: 0.05 };
+      const first = await create(model);
+      const fresh = await create(model);
+      expect((await fresh.getOptimizerState()).step).toBe(0);
+      for (let i = 0; i < 2; i++) await first.update(batch, objective, options);
+      const state = await first.getOptimizerState();
+      expect(state.step).toBe(2);
+      expect(state.m.length).toBe(model.layout.totalLength);
+      expect(state.v.some((x) => x > 0)).toBe(true);
+      // a copy: changing it leaves the engine's state alone
+      const m0 = state.m[0];
+      state.m[0] = m0 + 1;
+      expect((await first.getOptimizerState()).m[0]).toBe(m0);
+      state.m[0] = m0;
+
+      const before = await first.getWeights();
+      await fresh.setWeights(before);
+      await fresh.setOptimizerState(state);
+      const want = await first.update(batch, objective, options);
+      const got = await fresh.update(batch, objective, options);
+      expect(got.step).toBe(3);
+      expect(got.loss).toBe(want.loss);
+      expect(got.gradNorm).toBe(want.gradNorm);
+      expect(Array.from(await fresh.getWeights())).toEqual(Array.from(await first.getWeights()));
+      const a = await first.getOptimizerState();
+      const b = await fresh.getOptimizerState();
+      expect(Array.from(b.m)).toEqual(Array.from(a.m));
+      expect(Array.from(b.v)).toEqual(Array.from(a.v));
+
+      // the same weights with the moments restarted step differently: the check above can fail
+      const restarted = await create(model);
+      await restarted.setWeights(before, true);
+      expect((await restarted.update(batch, objective, options)).step).toBe(1);
+      expect(maxAbsDiff(await restarted.getWeights(), await first.getWeights())).toBeGreaterThan(1e-4);
+      await restarted.dispose();
+
+      const n = model.layout.totalLength;
+      await expect(fresh.setOptimizerState({ step: 1, m: new Float32Array(n - 1), v: new Float32Array(n) })).rejects.toThrow(/optimizer state.*needs \d+/);
+      await expect(fresh.setOptimizerState({ step: -1, m: new Float32Array(n), v: new Float32Array(n) })).rejects.toThrow(/step -1/);
+      for (const e of [first, fresh]) await e.dispose();
     });
 
     it('world-model objective: loss and gradients equal worldModelLoss', async () => {
