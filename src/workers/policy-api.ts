@@ -21,8 +21,6 @@ export interface PolicyInfo {
   numParameters: number;
   contextLength: number;
   vocabSize: number;
-  /** Where the AdamW state lives: 'host' (checkpointable) or 'engine' (on the GPU). */
-  optimizer: 'host' | 'engine';
 }
 
 export interface PolicyWorkerApi {

@@ -2,32 +2,26 @@
 // tokenise cards, sample with one seeded generator per program, decode; run the RL update.
 // The policy worker hosts one of these; the Node tests use it directly with the CPU engine.
 //
-// Optimiser placement: with optimizer 'host' the update is engine.gradients + global-norm clip +
-// AdamW here (the same functions, in the same order, as CpuEngine.update), so the AdamW moments are
-// plain arrays that a checkpoint can carry and a resumed run continues exactly. With 'engine' (the
-// WebGPU engine: the step stays on the GPU) the moments live in the engine, which has no way to
-// export them: a checkpoint then holds the weights only and resuming restarts the moments.
+// The update is the engine's own (clip + AdamW on the CPU in JS, on WebGPU on the GPU); the AdamW
+// state stays in the engine and a checkpoint takes it out and puts it back through
+// getOptimizerState/setOptimizerState, so a resumed run continues exactly on either engine.
 
+import { validateOptimizerState } from '../engine/optimizer-state.ts';
 import type { PolicyEngine } from '../engine/policy-engine.ts';
-import { adamwByTensor } from '../engine/adamw-by-tensor.ts';
 import type { AdamWConfig } from '../model/ops.ts';
-import { clipByGlobalNorm, globalNorm } from '../model/ops.ts';
 import type { ParameterLayout } from '../model/parameter-layout.ts';
 import { buildLayout } from '../model/parameter-layout.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import type { RlLossOptions } from '../model/losses.ts';
 import { mulberry32 } from '../wmrl/random.ts';
 import type {
-  OptimizerState, PolicyPort, PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions,
+  PolicyPort, PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions,
 } from '../wmrl/ports.ts';
-
-export type OptimizerPlacement = 'host' | 'engine';
 
 /** AdamW moments as in the SFT stage (src/pipeline/sft.ts). */
 export const RL_ADAM = { beta1: 0.9, beta2: 0.95, eps: 1e-8 } as const;
 
 export interface PolicyHostOptions {
-  optimizer: OptimizerPlacement;
   /** Prompts per engine.sample call (the GPU engine's maxBatch). */
   maxSampleBatch?: number;
   /** Builds a second engine with the reference (initial) weights, for the KL term; only when klBeta > 0. */
@@ -37,10 +31,6 @@ export interface PolicyHostOptions {
 export class PolicyHost implements PolicyPort {
   readonly backend: string;
   private readonly layout: ParameterLayout;
-  private params: Float32Array;
-  private m: Float32Array;
-  private v: Float32Array;
-  private optimizerStep = 0;
   private readonly referenceParams: Float32Array;
   private reference: Promise<PolicyEngine> | null = null;
 
@@ -48,14 +38,11 @@ export class PolicyHost implements PolicyPort {
     private readonly engine: PolicyEngine,
     private readonly tokenizer: Tokenizer,
     private readonly options: PolicyHostOptions,
-    params: Float32Array,
+    initialParams: Float32Array,
   ) {
     this.backend = engine.backend;
     this.layout = buildLayout(engine.config);
-    this.params = params;
-    this.referenceParams = params.slice();
-    this.m = new Float32Array(this.layout.totalLength);
-    this.v = new Float32Array(this.layout.totalLength);
+    this.referenceParams = initialParams;
     if (tokenizer.vocabSize !== engine.config.vocabSize) {
       throw new Error(`policy: tokenizer vocabulary ${tokenizer.vocabSize} differs from the model's ${engine.config.vocabSize}`);
     }
@@ -112,47 +99,26 @@ export class PolicyHost implements PolicyPort {
     if (request.klBeta && request.klBeta > 0) objective.kl = { beta: request.klBeta, refLogProbs: await (await this.referenceEngine()).logProbs(batch, 'mask') };
     let last: PolicyUpdateResult | null = null;
     for (let e = 0; e < epochs; e++) {
-      if (this.options.optimizer === 'engine') {
-        const r = await this.engine.update(batch, objective, { adamw, maxGradNorm: request.maxGradNorm });
-        this.optimizerStep = r.step;
-        last = { loss: r.loss, gradNorm: r.gradNorm, clipScale: r.clipScale, clipFraction: r.clipFraction ?? 0, meanKl: r.meanKl ?? 0, optimizerStep: r.step, busyMs: 0 };
-        continue;
-      }
-      const g = await this.engine.gradients(batch, objective);
-      const gradNorm = globalNorm(g.grads);
-      const clipScale = request.maxGradNorm > 0 ? clipByGlobalNorm(g.grads, request.maxGradNorm) : 1;
-      this.optimizerStep += 1;
-      adamwByTensor(this.layout, this.params, g.grads, this.m, this.v, this.optimizerStep, adamw);
-      await this.engine.setWeights(this.params);
-      last = { loss: g.loss, gradNorm, clipScale, clipFraction: g.clipFraction ?? 0, meanKl: g.meanKl ?? 0, optimizerStep: this.optimizerStep, busyMs: 0 };
+      const r = await this.engine.update(batch, objective, { adamw, maxGradNorm: request.maxGradNorm });
+      last = { loss: r.loss, gradNorm: r.gradNorm, clipScale: r.clipScale, clipFraction: r.clipFraction ?? 0, meanKl: r.meanKl ?? 0, optimizerStep: r.step, busyMs: 0 };
     }
     if (!last) throw new Error('policy: no epoch ran');
-    if (this.options.optimizer === 'engine') this.params = await this.engine.getWeights();
     return { ...last, busyMs: performance.now() - t0 };
   }
 
   async getWeights(): Promise<PolicyWeights> {
-    const optimizer: OptimizerState | null =
-      this.options.optimizer === 'host' ? { step: this.optimizerStep, m: this.m.slice(), v: this.v.slice() } : null;
-    return { params: this.params.slice(), optimizer };
+    return { params: await this.engine.getWeights(), optimizer: await this.engine.getOptimizerState() };
   }
 
+  /** Weights with their AdamW state resume exactly; without it (optimizer null) the moments start afresh. */
   async setWeights(weights: PolicyWeights): Promise<void> {
-    if (weights.params.length !== this.layout.totalLength) throw new Error(`policy: ${weights.params.length} weights, the model needs ${this.layout.totalLength}`);
-    this.params = weights.params.slice();
+    const n = this.layout.totalLength;
+    if (weights.params.length !== n) throw new Error(`policy: ${weights.params.length} weights, the model needs ${n}`);
     const opt = weights.optimizer;
-    if (opt && this.options.optimizer === 'host') {
-      this.m = opt.m.slice();
-      this.v = opt.v.slice();
-      this.optimizerStep = opt.step;
-      await this.engine.setWeights(this.params);
-    } else {
-      // No moments to restore: start them afresh (the engine resets its own).
-      this.m.fill(0);
-      this.v.fill(0);
-      this.optimizerStep = 0;
-      await this.engine.setWeights(this.params, true);
-    }
+    // checked before anything changes, so a bad checkpoint leaves the policy as it was
+    if (opt) validateOptimizerState(opt, n, 'policy');
+    await this.engine.setWeights(weights.params, !opt);
+    if (opt) await this.engine.setOptimizerState(opt);
   }
 
   async dispose(): Promise<void> {

@@ -67,8 +67,7 @@ const api: PolicyWorkerApi = {
     if (!tokenizer) throw new Error('policy: the checkpoint carries no tokenizer');
     const maxBatch = request.maxBatch ?? 64;
     const chosen = await chooseEngine(model, request.prefer ?? 'auto', maxBatch);
-    const optimizer = chosen.kind === 'cpu' ? 'host' : 'engine';
-    host = await PolicyHost.create(chosen.engine, tokenizer, { optimizer, maxSampleBatch: maxBatch, makeReference: chosen.makeReference });
+    host = await PolicyHost.create(chosen.engine, tokenizer, { maxSampleBatch: maxBatch, makeReference: chosen.makeReference });
     return {
       backend: chosen.engine.backend,
       kind: chosen.kind,
@@ -76,7 +75,6 @@ const api: PolicyWorkerApi = {
       numParameters: model.layout.numParameters,
       contextLength: model.config.contextLength,
       vocabSize: model.config.vocabSize,
-      optimizer,
     };
   },
   sample: (requests, options) => need().sample(requests, options),

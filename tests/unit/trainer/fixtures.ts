@@ -47,7 +47,7 @@ export function tinyPolicyModel(seed: number): Model {
 }
 
 export async function cpuPolicy(seed: number): Promise<PolicyHost> {
-  return PolicyHost.create(CpuEngine.fromModel(tinyPolicyModel(seed)), testTokenizer(), { optimizer: 'host' });
+  return PolicyHost.create(CpuEngine.fromModel(tinyPolicyModel(seed)), testTokenizer(), {});
 }
 
 /** A policy port that records every update request before passing it on. */

@@ -1,5 +1,5 @@
-// The engine-backed policy port on the real CPU engine: seeded sampling, the host-side AdamW state
-// round trip, PPO epochs and the KL term reaching the engine.
+// The engine-backed policy port on the real CPU engine: seeded sampling, the AdamW state round trip
+// through the engine's getOptimizerState/setOptimizerState, PPO epochs and the KL term reaching the engine.
 import { describe, expect, it } from 'vitest';
 import { CpuEngine } from '../../../src/engine/cpu-engine.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
@@ -49,13 +49,17 @@ describe('PolicyHost (CPU engine)', { timeout: 30_000 }, () => {
     const r = await c.update(req);
     expect(r.optimizerStep).toBe(1);
     expect(Array.from((await c.getWeights()).params)).not.toEqual(Array.from(twoSteps.params));
+    // a state of the wrong size is refused before anything changes
+    const n = saved.params.length;
+    await expect(b.setWeights({ params: saved.params, optimizer: { step: 1, m: new Float32Array(n), v: new Float32Array(n + 4) } }))
+      .rejects.toThrow(/optimizer state/);
+    expect((await b.getWeights()).optimizer?.step).toBe(2);
     for (const h of [a, b, c]) await h.dispose();
   });
 
   it('several epochs clip the ratio against the sampling policy; the KL term needs and uses a reference', async () => {
     const model = tinyPolicyModel(4);
     const host = await PolicyHost.create(CpuEngine.fromModel(model), testTokenizer(), {
-      optimizer: 'host',
       makeReference: async (params) => CpuEngine.create(model.config, params),
     });
     const { batch } = await sampleBatch(host);
