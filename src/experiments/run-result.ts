@@ -28,7 +28,8 @@ export interface RunRequest {
   evalTaskIds: string[] | null;
   /** 'committed': public/models; 'tiny': a random tiny model built on the page (plumbing checks only). */
   models: ModelChoice;
-  poolSize: number;
+  /** Sandbox workers; null: the pool's default. */
+  poolSize: number | null;
   executionTimeoutMs: number;
   /** Keep the sampled program texts in the StepRecords (large). */
   keepPrograms: boolean;
@@ -70,6 +71,25 @@ export interface RunResult {
   wallMs: number;
   startedAt: string;
   finishedAt: string;
+}
+
+/** What the page reports while a run goes on (the CLI prints it as a progress line). */
+export interface RunProgress {
+  phase: 'startup' | 'ready' | 'eval-before' | 'step' | 'eval-after' | 'done';
+  preset: string;
+  seed: number;
+  /** For 'step': the step just finished (0-based) and the run's step count. */
+  step?: number;
+  steps?: number;
+  meanReward?: number;
+  executions?: number;
+  stepWallMs?: number;
+  /** Cumulative training busy time, ms. */
+  busyMs?: number;
+  /** Held-out avg@k after an evaluation. */
+  avgAtK?: number;
+  /** Free text (e.g. the backends chosen). */
+  note?: string;
 }
 
 /** Drops program texts (unless kept), keeping their lengths in characters. */

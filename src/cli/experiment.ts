@@ -1,0 +1,356 @@
+// npm run experiment -- --presets wmrl,grpo-all-real,world-model-only --seeds 1,2,3 --steps 10
+//   [--B 8 --n 4] [--eval-k 8] [--eval-tasks all|id,id] [--out results/<name>] [--quick] ...
+//
+// The headless experiment runner: builds dist/ when it lacks the experiment page (or its models are
+// not the committed ones), serves it on 127.0.0.1, and drives the real app code path in headless
+// Chromium (createTrainer: policy worker, world-model worker, sandbox pool, page-side grader). Per
+// seed it evaluates the starting (SFT) policy once (the "no RL" row), then trains and evaluates each
+// preset. Each run writes <out>/runs/<preset>-seed<seed>.json; after every run <out>/runs.csv,
+// <out>/summary.md and <out>/summary.json are rewritten from all the requested runs on disk, so
+// an interrupted experiment leaves its tables. A run whose file exists (with the same request) is
+// skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
+// next time; the other runs continue.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+import { pairedComparison } from '../experiments/aggregate.ts';
+import { runsCsv } from '../experiments/csv.ts';
+import { renderReport } from '../experiments/report.ts';
+import { summarisePresets } from '../experiments/aggregate.ts';
+import { isRunResult, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
+import { PRESETS, presetConfig, type PresetId } from '../wmrl/presets.ts';
+import type { TrainerConfig } from '../wmrl/trainer.ts';
+import { DEFAULT_EVAL_K } from '../wmrl/evaluate.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+const USAGE = `usage: npm run experiment -- [options]
+  --presets a,b,c        presets (default grpo-all-real,world-model-only,wmrl; known: ${PRESETS.map((p) => p.id).join(', ')})
+  --seeds 1,2,3          seeds (default 1,2,3)
+  --steps N              training steps per run (default: the preset's)
+  --B N --n N            groups per step, programs per group (default: the preset's)
+  --max-new-tokens N     program tokens at most (default: the preset's)
+  --temperature T        sampling temperature for training and evaluation (default: the preset's)
+  --eval-k K             programs per held-out task (default ${DEFAULT_EVAL_K})
+  --eval-tasks all|N|id,id   held-out tasks: all, the N smallest, or a list (default all)
+  --out DIR              output folder (default results/experiment)
+  --models committed|tiny    committed public/models (default) or a tiny random model (plumbing only)
+  --pool N               sandbox workers (default: the pool's own default)
+  --exec-timeout-ms N    per-program execution budget (default 20000)
+  --run-timeout-min M    a run taking longer is recorded as failed (default 60)
+  --no-sft               skip the SFT (before-training) evaluations
+  --keep-programs        keep program texts in the StepRecords
+  --force                rerun runs whose result exists
+  --build                rebuild dist/ first
+  --quick                tiny check: 2 presets, 1 seed, 2 steps, B 2, n 2, eval-k 1 on the 2 smallest held-out tasks, 48 new tokens`;
+
+interface Options {
+  presets: PresetId[];
+  seeds: number[];
+  overrides: Partial<TrainerConfig>;
+  evalK: number;
+  evalTasks: string;
+  out: string;
+  models: ModelChoice;
+  pool: number | undefined;
+  execTimeoutMs: number;
+  runTimeoutMs: number;
+  sft: boolean;
+  keepPrograms: boolean;
+  force: boolean;
+  build: boolean;
+}
+
+class UsageError extends Error {
+  constructor(message: string, readonly showUsage = true) {
+    super(message);
+  }
+}
+
+function positiveInt(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, n: { type: 'string' },
+      'max-new-tokens': { type: 'string' }, temperature: { type: 'string' }, 'eval-k': { type: 'string' }, 'eval-tasks': { type: 'string' },
+      out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
+      'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
+      build: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const quick = values.quick === true;
+  const known = new Set<string>(PRESETS.map((p) => p.id));
+  const presetList = (values.presets ?? (quick ? 'grpo-all-real,wmrl' : 'grpo-all-real,world-model-only,wmrl')).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const p of presetList) if (!known.has(p)) throw new UsageError(`unknown preset ${JSON.stringify(p)} (known: ${[...known].join(', ')})`);
+  const seeds = (values.seeds ?? (quick ? '1' : '1,2,3')).split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n)) throw new UsageError(`--seeds: ${JSON.stringify(s)} is not an integer`);
+    return n;
+  });
+  if (new Set(seeds).size !== seeds.length) throw new UsageError('--seeds: each seed once');
+  const overrides: Partial<TrainerConfig> = {};
+  const steps = positiveInt(values.steps, '--steps') ?? (quick ? 2 : undefined);
+  if (steps !== undefined) overrides.steps = steps;
+  const B = positiveInt(values.B, '--B') ?? (quick ? 2 : undefined);
+  if (B !== undefined) overrides.groupsPerStep = B;
+  const n = positiveInt(values.n, '--n') ?? (quick ? 2 : undefined);
+  if (n !== undefined) overrides.groupSize = n;
+  const maxNewTokens = positiveInt(values['max-new-tokens'], '--max-new-tokens') ?? (quick ? 48 : undefined);
+  const sampling: Partial<TrainerConfig['sampling']> = {};
+  if (maxNewTokens !== undefined) sampling.maxNewTokens = maxNewTokens;
+  if (values.temperature !== undefined) {
+    const t = Number(values.temperature);
+    if (!(t > 0 && Number.isFinite(t))) throw new UsageError(`--temperature must be positive, got ${values.temperature}`);
+    sampling.temperature = t;
+  }
+  if (Object.keys(sampling).length > 0) overrides.sampling = sampling as TrainerConfig['sampling'];
+  const models = values.models ?? 'committed';
+  if (models !== 'committed' && models !== 'tiny') throw new UsageError(`--models must be committed or tiny, got ${models}`);
+  return {
+    presets: presetList as PresetId[],
+    seeds,
+    overrides,
+    evalK: positiveInt(values['eval-k'], '--eval-k') ?? (quick ? 1 : DEFAULT_EVAL_K),
+    evalTasks: values['eval-tasks'] ?? (quick ? '2' : 'all'),
+    out: resolve(values.out ?? (quick ? 'results/quick' : 'results/experiment')),
+    models,
+    pool: positiveInt(values.pool, '--pool'),
+    execTimeoutMs: positiveInt(values['exec-timeout-ms'], '--exec-timeout-ms') ?? 20_000,
+    runTimeoutMs: 60_000 * (Number(values['run-timeout-min'] ?? 60) || 60),
+    sft: values['no-sft'] !== true,
+    keepPrograms: values['keep-programs'] === true,
+    force: values.force === true,
+    build: values.build === true,
+  };
+}
+
+/** The held-out task ids to evaluate on, from the suite index the app serves. */
+function resolveEvalTasks(spec: string): string[] | null {
+  if (spec === 'all') return null;
+  const index = JSON.parse(readFileSync(resolve(root, 'public/tasks/index.json'), 'utf8')) as { tasks: { id: string; split: string; role: string; nTrain: number }[] };
+  const held = index.tasks.filter((t) => t.split === 'heldout' && t.role === 'scored');
+  if (/^\d+$/.test(spec)) {
+    const count = Number(spec);
+    if (count < 1 || count > held.length) throw new UsageError(`--eval-tasks ${count}: there are ${held.length} held-out tasks`);
+    // the smallest tasks (fewest training rows) run fastest
+    return [...held].sort((a, b) => a.nTrain - b.nTrain || a.id.localeCompare(b.id)).slice(0, count).map((t) => t.id);
+  }
+  const ids = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const id of ids) if (!held.some((t) => t.id === id)) throw new UsageError(`--eval-tasks: ${id} is not a held-out task (held-out: ${held.map((t) => t.id).join(', ')})`);
+  return ids;
+}
+
+/** Builds dist/ when the experiment page is missing, when asked, or when dist's models are not the committed ones. */
+function ensureBuilt(force: boolean): void {
+  const why = force
+    ? 'asked (--build)'
+    : !existsSync(resolve(root, 'dist/experiment.html'))
+      ? 'dist/ has no experiment page'
+      : existsSync(resolve(root, 'public/models/manifest.json')) && (!existsSync(resolve(root, 'dist/models/manifest.json')) || readFileSync(resolve(root, 'public/models/manifest.json'), 'utf8') !== readFileSync(resolve(root, 'dist/models/manifest.json'), 'utf8'))
+        ? "dist/'s models are not public/models"
+        : null;
+  if (!why) return;
+  console.log(`building dist/: ${why}`);
+  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('vite build failed');
+}
+
+async function serve(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: PreviewServer = await preview({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') {
+    await server.close();
+    throw new Error('preview server has no TCP address');
+  }
+  return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
+
+function launch(): Promise<Browser> {
+  // WebGPU flags as in the e2e layer: a real adapter is used where there is one; a software one
+  // (SwiftShader) is passed over by the workers' 'auto' choice.
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader'],
+  });
+}
+
+function progressLine(label: string, p: RunProgress): string | null {
+  const s = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(1)} s`;
+  switch (p.phase) {
+    case 'startup':
+      return `${label}: starting workers and pool`;
+    case 'ready':
+      return `${label}: ready (${p.note ?? ''})`;
+    case 'eval-before':
+      return `${label}: evaluating the starting policy`;
+    case 'step':
+      return `${label}: step ${(p.step ?? 0) + 1}/${p.steps ?? '?'} mean reward ${(p.meanReward ?? 0).toFixed(3)}, ${p.executions ?? 0} executions, step wall ${s(p.stepWallMs)}, busy so far ${s(p.busyMs)}`;
+    case 'eval-after':
+      return `${label}: evaluating after training`;
+    case 'done':
+      return `${label}: held-out avg@k x100 = ${((p.avgAtK ?? 0) * 100).toFixed(2)}`;
+  }
+}
+
+interface PlannedRun {
+  request: RunRequest;
+  file: string;
+  failedFile: string;
+}
+
+function readResult(path: string): RunResult | null {
+  if (!existsSync(path)) return null;
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (!isRunResult(parsed)) throw new Error(`${path} is not an experiment run result`);
+  return parsed;
+}
+
+/** The parts of a request that must match for an existing result to stand in for a new run. */
+function sameRequest(a: RunRequest, b: RunRequest): boolean {
+  const key = (r: RunRequest) => ({ kind: r.kind, preset: r.preset, seed: r.seed, config: r.config, evalK: r.evalK, evalTaskIds: r.evalTaskIds, models: r.models });
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(key(a))), JSON.parse(JSON.stringify(key(b))));
+}
+
+async function runOne(browser: Browser, url: string, planned: PlannedRun, label: string, timeoutMs: number): Promise<RunResult> {
+  const page: Page = await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  try {
+    await page.exposeFunction('experimentProgress', (p: RunProgress) => {
+      const line = progressLine(label, p);
+      if (line) console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
+    });
+    await page.goto(`${url}experiment.html`);
+    await page.waitForSelector('#status[data-state=loaded]', { timeout: 60_000 });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`run timed out after ${(timeoutMs / 60_000).toFixed(1)} min`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([page.evaluate((req) => window.experiment.run(req), planned.request), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch (e) {
+    // The page could not run it (crash, timeout): record the failure from here.
+    const error = `${e instanceof Error ? e.message : String(e)}${pageErrors.length > 0 ? `; page errors: ${pageErrors.join(' | ')}` : ''}`;
+    return {
+      format: 'wmrl-experiment-run', version: 1, kind: planned.request.kind, preset: planned.request.preset, seed: planned.request.seed,
+      status: 'failed', error, request: planned.request, environment: null, records: [], evaluation: null, training: null,
+      startupMs: 0, wallMs: performance.now() - t0, startedAt, finishedAt: new Date().toISOString(),
+    };
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
+function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { runs: RunResult[] } {
+  const runs: RunResult[] = [];
+  for (const p of plan) {
+    const r = readResult(p.file) ?? readResult(p.failedFile);
+    if (r && sameRequest(r.request, p.request)) runs.push(r);
+  }
+  const title = `Experiment: ${opts.presets.join(', ')} x seeds ${opts.seeds.join(', ')}`;
+  writeFileSync(resolve(opts.out, 'runs.csv'), runsCsv(runs));
+  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command }) + '\n');
+  const summary = {
+    format: 'wmrl-experiment-summary',
+    version: 1,
+    command,
+    presets: summarisePresets(runs, opts.presets),
+    claim1BusyRatio: pairedComparison(runs, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio'),
+    runs: runs.map((r) => ({ preset: r.preset, seed: r.seed, status: r.status, file: `runs/${runFileName(r.preset, r.seed, r.status !== 'ok')}` })),
+  };
+  writeFileSync(resolve(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  return { runs };
+}
+
+async function main(): Promise<void> {
+  const opts = parseOptions(process.argv.slice(2));
+  const evalTaskIds = resolveEvalTasks(opts.evalTasks);
+  const command = `npm run experiment -- ${process.argv.slice(2).map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim();
+  const runsDir = resolve(opts.out, 'runs');
+  mkdirSync(runsDir, { recursive: true });
+
+  const plan: PlannedRun[] = [];
+  const base = (seed: number, id: PresetId) => presetConfig(id, { ...opts.overrides, seed, sampling: { ...presetConfig(id).sampling, ...(opts.overrides.sampling ?? {}) } });
+  for (const seed of opts.seeds) {
+    const entries: { kind: 'sft' | 'train'; preset: string; config: TrainerConfig }[] = [];
+    // The SFT row samples with the first preset's settings (the presets share them).
+    if (opts.sft) entries.push({ kind: 'sft', preset: SFT_PRESET, config: { ...base(seed, opts.presets[0]), name: SFT_PRESET, steps: 0 } });
+    for (const id of opts.presets) entries.push({ kind: 'train', preset: id, config: base(seed, id) });
+    for (const e of entries) {
+      plan.push({
+        request: { kind: e.kind, preset: e.preset, seed, config: e.config, evalK: opts.evalK, evalTaskIds, models: opts.models, poolSize: opts.pool ?? null, executionTimeoutMs: opts.execTimeoutMs, keepPrograms: opts.keepPrograms },
+        file: resolve(runsDir, runFileName(e.preset, seed)),
+        failedFile: resolve(runsDir, runFileName(e.preset, seed, true)),
+      });
+    }
+  }
+
+  const todo: PlannedRun[] = [];
+  for (const p of plan) {
+    const existing = readResult(p.file);
+    if (existing && !opts.force) {
+      if (!sameRequest(existing.request, p.request)) throw new UsageError(`${relative(process.cwd(), p.file)} holds a run with a different configuration: use --force to replace it, or another --out`, false);
+      console.log(`skip ${p.request.preset} seed ${p.request.seed}: ${relative(process.cwd(), p.file)} exists`);
+      continue;
+    }
+    todo.push(p);
+  }
+  console.log(`experiment: ${plan.length} runs planned, ${todo.length} to run; out ${relative(process.cwd(), opts.out) || '.'}`);
+  if (todo.length > 0) {
+    ensureBuilt(opts.build);
+    const served = await serve();
+    let browser = await launch();
+    try {
+      for (const [i, p] of todo.entries()) {
+        const label = `[${i + 1}/${todo.length}] ${p.request.preset} seed ${p.request.seed}`;
+        if (!browser.isConnected()) browser = await launch();
+        const result = await runOne(browser, served.url, p, label, opts.runTimeoutMs);
+        const target = result.status === 'ok' ? p.file : p.failedFile;
+        writeFileSync(target, JSON.stringify(result) + '\n');
+        if (result.status === 'ok') rmSync(p.failedFile, { force: true });
+        console.log(`${label}: ${result.status}${result.error ? ` (${result.error.split('\n')[0]})` : ''}, ${(result.wallMs / 1000).toFixed(1)} s -> ${relative(process.cwd(), target)}`);
+        writeOutputs(opts, plan, command);
+      }
+    } finally {
+      await browser.close().catch(() => undefined);
+      await served.close();
+    }
+  }
+  const { runs } = writeOutputs(opts, plan, command);
+  const ratio = pairedComparison(runs, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio');
+  if (ratio.seeds.length > 0) console.log(`claim 1: total busy grpo-all-real / wmrl per seed ${ratio.perSeed.map((x) => x.toFixed(2)).join(', ')}; mean ${ratio.interval?.mean.toFixed(2)}`);
+  const failed = runs.filter((r) => r.status !== 'ok').length;
+  console.log(`wrote ${relative(process.cwd(), resolve(opts.out, 'summary.md'))}, runs.csv, summary.json (${runs.length - failed} ok, ${failed} failed)`);
+  if (failed > 0) process.exitCode = 1;
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    console.error(`experiment: ${e.message}${e.showUsage ? `\n${USAGE}` : ''}`);
+    process.exit(2);
+  }
+  console.error(e);
+  process.exit(1);
+});
