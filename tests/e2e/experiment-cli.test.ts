@@ -1,0 +1,98 @@
+// The experiment CLI end to end in --quick mode: real Chromium, the real app path (createTrainer,
+// workers, sandbox pool, grader), two presets x one seed plus the SFT evaluation, then checks that
+// the per-run JSON, the CSV and the Markdown summary agree with each other, and that a second
+// invocation resumes (skips every finished run). Uses the committed models when public/models has
+// them, else the tiny random model (plumbing only).
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseCsv } from '../../src/experiments/csv';
+import type { RunResult } from '../../src/experiments/run-result';
+import { COST_COMPONENTS } from '../../src/wmrl/cost';
+
+const root = resolve(import.meta.dirname, '../..');
+const out = mkdtempSync(join(tmpdir(), 'wmrl-experiment-e2e-'));
+const models = existsSync(resolve(root, 'public/models/manifest.json')) ? 'committed' : 'tiny';
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string; seconds: number } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/experiment.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 280_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, seconds: (performance.now() - t0) / 1000 };
+}
+
+describe('npm run experiment -- --quick', () => {
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('runs SFT + 2 presets x 1 seed in Chromium and writes consistent JSON, CSV and Markdown; a rerun resumes', { timeout: 300_000 }, () => {
+    const first = cli(['--quick', '--models', models, '--out', out]);
+    console.log(`experiment --quick (${models} models): ${first.seconds.toFixed(1)} s\n${first.stdout.split('\n').slice(-8).join('\n')}`);
+    expect(first.stderr).not.toMatch(/Error/);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/step 2\/2 mean reward/);
+    expect(first.seconds).toBeLessThan(150);
+
+    const files = readdirSync(join(out, 'runs')).sort();
+    expect(files).toEqual(['grpo-all-real-seed1.json', 'sft-seed1.json', 'wmrl-seed1.json']);
+    const runs = files.map((f) => JSON.parse(readFileSync(join(out, 'runs', f), 'utf8')) as RunResult);
+    const byPreset = new Map(runs.map((r) => [r.preset, r]));
+    for (const r of runs) {
+      expect(r.status).toBe('ok');
+      expect(r.environment?.crossOriginIsolated).toBe(true);
+      expect(r.evaluation?.k).toBe(1);
+      expect(r.evaluation?.tasks).toHaveLength(2);
+      // the same held-out tasks for every run
+      expect(r.evaluation?.tasks.map((t) => t.taskId)).toEqual(runs[0].evaluation?.tasks.map((t) => t.taskId));
+    }
+    const sft = byPreset.get('sft');
+    expect(sft?.records).toHaveLength(0);
+    expect(sft?.training).toBeNull();
+    for (const id of ['grpo-all-real', 'wmrl']) {
+      const r = byPreset.get(id);
+      expect(r?.records.map((s) => s.step)).toEqual([0, 1]);
+      const t = r?.training;
+      expect(t).toBeTruthy();
+      if (!r || !t) continue;
+      // the run's training cost is the sum of its steps' costs
+      for (const c of COST_COMPONENTS) expect(t.busyMs[c]).toBeCloseTo(r.records.reduce((a, s) => a + s.cost.busyMs[c], 0), 6);
+      expect(t.counts.executions).toBe(r.records.reduce((a, s) => a + s.executions, 0));
+      // program texts are trimmed by default, their lengths kept
+      for (const s of r.records) for (const g of s.groups) {
+        expect(g.programs).toBeUndefined();
+        expect(g.programChars).toHaveLength(2);
+      }
+    }
+    // all-real GRPO executes every program (2 steps x B 2 x n 2) and never calls the world model
+    expect(byPreset.get('grpo-all-real')?.training?.counts.executions).toBe(8);
+    expect(byPreset.get('grpo-all-real')?.training?.counts.worldModelForwards).toBe(0);
+    expect(byPreset.get('wmrl')?.training?.counts.executions).toBeLessThan(8);
+    expect(byPreset.get('wmrl')?.training?.counts.worldModelForwards).toBeGreaterThan(0);
+
+    // CSV: one row per run, numbers equal to the JSON's
+    const rows = parseCsv(readFileSync(join(out, 'runs.csv'), 'utf8'));
+    const header = rows[0];
+    expect(rows).toHaveLength(4);
+    for (const row of rows.slice(1)) {
+      const r = byPreset.get(row[header.indexOf('preset')]);
+      expect(r).toBeTruthy();
+      expect(Number(row[header.indexOf('heldOut')])).toBeCloseTo(100 * (r?.evaluation?.avgAtK ?? NaN), 9);
+      if (r?.training) expect(Number(row[header.indexOf('busyTotal')])).toBeCloseTo(r.training.totalBusyMs / 1000, 9);
+    }
+
+    // Markdown: the rows, the held-out values and claim 1's ratio as measured
+    const md = readFileSync(join(out, 'summary.md'), 'utf8');
+    for (const r of runs) expect(md).toContain(`| ${r.preset} | 1 | ${(100 * (r.evaluation?.avgAtK ?? NaN)).toFixed(2)} (n=1) |`);
+    const ratio = (byPreset.get('grpo-all-real')?.training?.totalBusyMs ?? NaN) / (byPreset.get('wmrl')?.training?.totalBusyMs ?? NaN);
+    expect(md).toContain(`grpo-all-real / wmrl (total busy s), per seed: seed 1: ${ratio.toFixed(2)}`);
+    expect(md).toContain('Student-t');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { claim1BusyRatio: { perSeed: number[] } };
+    expect(summary.claim1BusyRatio.perSeed[0]).toBeCloseTo(ratio, 9);
+
+    // a second invocation finds every run done and only rewrites the tables
+    const again = cli(['--quick', '--models', models, '--out', out]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('3 runs planned, 0 to run');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(md);
+  });
+});
