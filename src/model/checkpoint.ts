@@ -63,7 +63,8 @@ function float32ToLittleEndianBytes(values: Float32Array): Uint8Array {
 }
 
 function littleEndianBytesToFloat32(bytes: Uint8Array): Float32Array {
-  if (LITTLE_ENDIAN) return new Float32Array(bytes.slice().buffer);
+  // Uint8Array's slice copies; a Node Buffer's slice is a view into a shared pool, so never call it on one.
+  if (LITTLE_ENDIAN) return new Float32Array(Uint8Array.prototype.slice.call(bytes).buffer);
   const out = new Float32Array(bytes.length / 4);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < out.length; i++) out[i] = dv.getFloat32(i * 4, true);

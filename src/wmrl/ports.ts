@@ -68,7 +68,7 @@ export interface PolicyUpdateResult {
   busyMs: number;
 }
 
-/** AdamW state, plain data (for checkpoints); null where the backend keeps it out of reach. */
+/** AdamW state, plain data (for checkpoints); null in a weights-only checkpoint (the moments restart). */
 export interface OptimizerState {
   step: number;
   m: Float32Array;

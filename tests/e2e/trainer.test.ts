@@ -42,7 +42,6 @@ describe('trainer in Chromium (app-harness.html)', () => {
 
     expect(result.crossOriginIsolated).toBe(true);
     expect(result.policy.kind).toBe('cpu');
-    expect(result.policy.optimizer).toBe('host');
     expect(result.worldModel.backend).toBe('wasm');
     expect(result.records.map((r) => r.step)).toEqual([0, 1]);
     // rho = 0.5 with B = 2: one anchor group per step (accumulator: round(0.5 * 2t)).

@@ -91,3 +91,14 @@ describe('checkpoint properties', () => {
     );
   });
 });
+
+describe('checkpoint from a Node Buffer', () => {
+  it('reads the weights, not the rest of the Buffer pool the bytes sit in', () => {
+    // Like readFileSync's pooled Buffers: the bytes sit inside a larger ArrayBuffer, at an offset.
+    const bytes = new Uint8Array(saveCheckpoint(model, tokenizer));
+    const pool = Buffer.alloc(bytes.length + 64, 7);
+    pool.set(bytes, 16);
+    const pooled = pool.subarray(16, 16 + bytes.length);
+    expect(loadCheckpoint(pooled).model.params).toEqual(model.params);
+  });
+});
