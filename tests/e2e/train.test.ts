@@ -32,4 +32,27 @@ describe('the Train view (#/train)', () => {
     expect(await page.isEnabled('[data-testid=start]')).toBe(true);
     await page.close();
   });
+
+  it('runs one real WMRL step with the committed models and charts it', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${served.url}#/train`);
+    await page.fill('[data-testid=groups]', '2');
+    await page.fill('[data-testid=group-size]', '2');
+    await page.click('[data-testid=step-once]');
+    await page.waitForSelector('[data-testid=train-status][data-steps="1"]', { timeout: 240_000 });
+    expect(await page.locator('[data-testid=train-error]').count()).toBe(0);
+    const status = await page.locator('[data-testid=train-status]').textContent();
+    expect(status).toMatch(/step 1\/20/);
+    expect(status).toMatch(/policy: cpu/);
+    const last = await page.locator('[data-testid=last-step]').textContent();
+    expect(last).toMatch(/mean reward/);
+    // The six charts of the run are drawn from the measured step.
+    expect(await page.locator('figure svg[role=img]').count()).toBeGreaterThanOrEqual(6);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: resolve(artifacts, 'train.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,5 +1,5 @@
 // Turns the StepRecords of a live run into chart series. Pure, so the view stays thin and the
-// mapping is tested without a browser.
+// mapping is tested without a browser. Steps are numbered from 1 on screen (records count from 0).
 import type { StepRecord } from '../../wmrl/trainer';
 import type { CostComponent } from '../../wmrl/cost';
 
@@ -8,7 +8,7 @@ export type Point = readonly [number, number];
 const pts = (records: readonly StepRecord[], f: (r: StepRecord) => number | null | undefined): Point[] =>
   records.flatMap((r) => {
     const v = f(r);
-    return v === null || v === undefined || !Number.isFinite(v) ? [] : [[r.step, v] as const];
+    return v === null || v === undefined || !Number.isFinite(v) ? [] : [[r.step + 1, v] as const];
   });
 
 export function rewardSeries(records: readonly StepRecord[]) {

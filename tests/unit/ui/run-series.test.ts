@@ -25,19 +25,19 @@ describe('Train view series', () => {
   it('plots real scores only on steps that executed anchors', () => {
     const s = rewardSeries([record(0), record(1), record(2), record(3)]);
     expect(s.training).toHaveLength(4);
-    expect(s.real.map((p) => p[0])).toEqual([1, 3]);
+    expect(s.real.map((p) => p[0])).toEqual([2, 4]);
   });
 
   it('hides fusion weights when the world model was not called (all-real GRPO)', () => {
     const f = fusionSeries([record(0, { worldModelCalled: false }), record(1)]);
-    expect(f.wA).toEqual([[1, 0.3]]);
+    expect(f.wA).toEqual([[2, 0.3]]);
     expect(f.lambda).toEqual([]);
   });
 
   it('reports cumulative busy seconds per component and wall clock', () => {
     const c = costSeries([record(0), record(1)]);
-    expect(c.components.find((x) => x.component === 'sandbox')!.points).toEqual([[0, 1], [1, 2]]);
-    expect(c.wall).toEqual([[0, 1.5], [1, 3]]);
+    expect(c.components.find((x) => x.component === 'sandbox')!.points).toEqual([[1, 1], [2, 2]]);
+    expect(c.wall).toEqual([[1, 1.5], [2, 3]]);
   });
 
   it('draws the identity before any anchor, and the knots extended to [0, 1] after', () => {
