@@ -7,6 +7,8 @@
 //   rho = 0.125: exactly one anchor group a step at B = 8. The paper's 0.10 would give 0 or 1
 //     anchor groups a step here (the accumulator keeps the long-run share exact either way); 1/8
 //     keeps every step's fusion estimate fed while executing 8x fewer programs than all-real GRPO.
+//   temperature 0.6: the committed SFT policy writes a runnable program ~60% of the time at 0.6 and
+//     almost never at 0.8 (docs/models.md); groups of broken programs all score 0 and teach nothing.
 //   maxNewTokens 256: room for the reference programs (the models pipeline uses a 320-token context
 //     and the cards take ~60 of it); the engine also stops at the context length.
 //   lr 2e-4 (10x under the SFT peak), no weight decay (RL should not pull towards 0), gradient-norm
@@ -44,7 +46,7 @@ export const BASE_CONFIG: Omit<TrainerConfig, 'name' | 'rho' | 'debias' | 'fusio
   advantageMode: 'mean',
   emaRate: 0.1,
   halfLife: undefined,
-  sampling: { maxNewTokens: 256, temperature: 1, topK: 0 },
+  sampling: { maxNewTokens: 256, temperature: 0.6, topK: 0 },
   lr: 2e-4,
   weightDecay: 0,
   maxGradNorm: 1,
