@@ -40,6 +40,11 @@ describe('the app boots in a real browser', () => {
     const maxError = Number(await page.getAttribute('[data-testid=kernel-result]', 'data-max-error'));
     expect(maxError).toBeLessThan(1e-3);
 
+    // The committed models and the figures their pipeline measured.
+    const models = page.locator('[data-testid=models-panel]');
+    await models.locator('text=Spearman').waitFor({ timeout: 30_000 });
+    expect(await models.textContent()).toMatch(/policy\.ckpt \d+\.\d MB/);
+
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: resolve(artifacts, 'boot.png'), fullPage: true });
     expect(errors).toEqual([]);
