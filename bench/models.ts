@@ -1,17 +1,15 @@
 // Model benchmarks: forward, forward+backward and sampling throughput, matmul GFLOP/s, world-model
 // programs scored per second and peak memory, for each backend available in this process
-// ('cpu-onnx-wasm': the CPU engine's graphs on onnxruntime-web; 'reference-ts': the plain TS oracle).
+// ('cpu-onnx-wasm': the CPU engine's graphs on onnxruntime-web; 'reference-ts': the plain TS oracle;
+// 'webgpu': the WebGPU policy engine on Dawn, when an adapter is found, see bench/webgpu-backend.ts).
 // Figures are measured, never assumed; each timing takes the best of a few repetitions.
 
 import type { ConfigName } from '../src/model/config.ts';
 import { namedConfig } from '../src/model/config.ts';
 import { createModel } from '../src/model/init.ts';
-import type { Model } from '../src/model/init.ts';
 import { sftLoss, tokenLogProbs, worldModelScores } from '../src/model/losses.ts';
 import { matmul } from '../src/model/ops.ts';
 import { sample } from '../src/model/sampling.ts';
-import { makeSequenceBatch } from '../src/model/sequence-batch.ts';
-import type { SequenceBatch } from '../src/model/sequence-batch.ts';
 import { Tokenizer } from '../src/model/tokenizer.ts';
 import { CpuEngine } from '../src/engine/cpu-engine.ts';
 import { exportWorldModel } from '../src/model/onnx/export.ts';
@@ -19,6 +17,9 @@ import { GraphBuilder } from '../src/model/onnx/graph-builder.ts';
 import { configureOrt, createWasmSession, floatTensor, ort } from '../src/model/onnx/ort-runtime.ts';
 import { WorldModelRunner } from '../src/model/onnx/world-model-runner.ts';
 import { mulberry32 } from '../src/wmrl/random.ts';
+import { benchPrograms, benchPrompts, best, randomBatch } from './measure.ts';
+import { startNodeWebGpu } from './node-webgpu.ts';
+import type { WebGpuFigures } from './webgpu-backend.ts';
 
 export interface BackendFigures {
   forward_tokens_per_s: number;
@@ -31,34 +32,31 @@ export interface BackendFigures {
   shapes: { train_batch: number; train_seq: number; sample_batch: number; sample_new_tokens: number; wm_batch: number; wm_seq: number };
 }
 
+export interface ConfigFigures {
+  parameters: number;
+  backends: { 'cpu-onnx-wasm'?: BackendFigures; 'reference-ts'?: BackendFigures; webgpu?: WebGpuFigures };
+}
+
+export type WebGpuStatus =
+  | {
+    available: true;
+    adapter: { name: string; vendor: string; architecture: string; isSoftware: boolean };
+    /** what the figures are good for on this adapter */
+    figures: 'correctness-only (software adapter)' | 'performance';
+    configs: ConfigName[];
+  }
+  | { available: false; reason: string };
+
 export interface ModelBenchResult {
   machine: { platform: string; arch: string; cpus: number; node: string; wasm_threads: number; gpu: string };
   matmul_gflops: Record<string, { n: number; gflops: number }>;
-  configs: Record<string, { parameters: number; backends: Record<string, BackendFigures> }>;
+  configs: Record<string, ConfigFigures>;
+  webgpu: WebGpuStatus;
   /** forward+backward tokens/s of the CPU engine over the reference, for 'small' (or the largest config run) */
   cpu_vs_reference_train_speedup: number;
   speedup_config: string;
   peak_rss_mb: number;
   seconds: number;
-}
-
-async function best(reps: number, fn: () => Promise<unknown> | unknown): Promise<number> {
-  let min = Infinity;
-  for (let i = 0; i < reps; i++) {
-    const t0 = performance.now();
-    await fn();
-    min = Math.min(min, performance.now() - t0);
-  }
-  return min / 1000;
-}
-
-function randomBatch(model: Model, B: number, T: number, seed: number): SequenceBatch {
-  const rng = mulberry32(seed);
-  const V = model.config.vocabSize;
-  return makeSequenceBatch(
-    Array.from({ length: B }, () => ({ tokens: Array.from({ length: T }, () => 4 + Math.floor(rng() * (V - 4))), programStart: Math.floor(T / 8) })),
-    T,
-  );
 }
 
 async function onnxMatmulGflops(n: number): Promise<number> {
@@ -77,7 +75,13 @@ async function onnxMatmulGflops(n: number): Promise<number> {
 }
 
 export interface ModelBenchOptions {
+  /** configurations measured on the CPU engine and the reference */
   configs: ConfigName[];
+  /**
+   * configurations measured on the WebGPU engine, and whether to fall back to SwiftShader when
+   * VK_ICD_FILENAMES is unset; false skips WebGPU
+   */
+  webgpu: { configs: ConfigName[]; swiftShaderFallback: boolean } | false;
   /** print progress lines on stderr */
   log?: (line: string) => void;
 }
@@ -95,10 +99,11 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
       cpus: (await import('node:os')).cpus().length,
       node: process.version,
       wasm_threads: ort.env.wasm.numThreads ?? 1,
-      gpu: 'none used (Node; WebGPU engines are measured in the browser)',
+      gpu: 'none',
     },
     matmul_gflops: {},
     configs: {},
+    webgpu: { available: false, reason: 'skipped (--no-webgpu)' },
     cpu_vs_reference_train_speedup: 0,
     speedup_config: '',
     peak_rss_mb: 0,
@@ -122,7 +127,7 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
       const model = createModel(tokenizerless, mulberry32(1));
       const T = tokenizerless.contextLength;
       const V = tokenizerless.vocabSize;
-      const backends: Record<string, BackendFigures> = {};
+      const backends: ConfigFigures['backends'] = {};
 
       // CPU engine (onnxruntime-web wasm)
       const engine = CpuEngine.fromModel(model);
@@ -134,7 +139,7 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
       const fb = await best(3, () => engine.gradients(batch, { kind: 'sft' }));
       const SB = 8;
       const newTokens = Math.min(64, T - 16);
-      const prompts = Array.from({ length: SB }, (_, i) => Array.from({ length: 16 }, (_, j) => 4 + ((i * 31 + j * 7) % (V - 4))));
+      const prompts = benchPrompts(SB, 16, V);
       const sampleOnce = () => engine.sample(prompts, { maxNewTokens: newTokens, temperature: 1, rngs: prompts.map((_, i) => mulberry32(i)), stopToken: -1 });
       await sampleOnce();
       const ss = await best(2, sampleOnce);
@@ -145,12 +150,12 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
       const runner = await WorldModelRunner.create(exportWorldModel(wmModel), tokenizer, wmModel.config, { prefer: 'wasm' });
       const WB = 32;
       const wmSeq = Math.min(T, 200);
-      const seqs = Array.from({ length: WB }, (_, i) => Array.from({ length: wmSeq - (i % 8) }, (_, j) => 4 + ((i + j * 13) % 250)));
+      const seqs = benchPrograms(WB, wmSeq);
       await runner.scoreSequences(seqs);
       const ws = await best(2, () => runner.scoreSequences(seqs));
       await runner.release();
       await engine.dispose();
-      backends['cpu-onnx-wasm'] = {
+      const cpu: BackendFigures = {
         forward_tokens_per_s: (B * T) / fwd,
         forward_backward_tokens_per_s: (B * T) / fb,
         sampling_tokens_per_s: (SB * newTokens) / ss,
@@ -158,7 +163,8 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
         sampling_rebuild_s: Math.max(0, afterUpdate - ss),
         shapes: { train_batch: B, train_seq: T, sample_batch: SB, sample_new_tokens: newTokens, wm_batch: WB, wm_seq: wmSeq },
       };
-      log(`${name} cpu-onnx-wasm ${JSON.stringify(backends['cpu-onnx-wasm'])}`);
+      backends['cpu-onnx-wasm'] = cpu;
+      log(`${name} cpu-onnx-wasm ${JSON.stringify(cpu)}`);
 
       // Reference (plain TS): same sequence length, batch 1 (it is slow); per-token rates are comparable.
       const RB = name === 'tiny' ? 8 : 1;
@@ -169,29 +175,67 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
       const rNew = name === 'tiny' ? 8 : 4;
       const rs = await best(1, () => sample(model, prompts[0], { maxNewTokens: rNew, temperature: 1, rng: mulberry32(1), stopToken: -1 }));
       const rw = await best(1, () => worldModelScores(model, randomBatch(model, 1, wmSeq, 7)));
-      backends['reference-ts'] = {
+      const reference: BackendFigures = {
         forward_tokens_per_s: (RB * RT) / rf,
         forward_backward_tokens_per_s: (RB * RT) / rfb,
         sampling_tokens_per_s: rNew / rs,
         world_model_programs_per_s: 1 / rw,
         shapes: { train_batch: RB, train_seq: RT, sample_batch: 1, sample_new_tokens: rNew, wm_batch: 1, wm_seq: wmSeq },
       };
-      log(`${name} reference-ts ${JSON.stringify(backends['reference-ts'])}`);
+      backends['reference-ts'] = reference;
+      log(`${name} reference-ts ${JSON.stringify(reference)}`);
       result.configs[name] = { parameters: model.layout.numParameters, backends };
-      result.cpu_vs_reference_train_speedup = backends['cpu-onnx-wasm'].forward_backward_tokens_per_s / backends['reference-ts'].forward_backward_tokens_per_s;
-      result.speedup_config = name;
+      // the largest configuration run so far, 'small' preferred (below)
+      if (result.speedup_config !== 'small') {
+        result.cpu_vs_reference_train_speedup = cpu.forward_backward_tokens_per_s / reference.forward_backward_tokens_per_s;
+        result.speedup_config = name;
+      }
     }
+
+    if (options.webgpu) await runWebGpu(result, options.webgpu, log);
   } finally {
     clearInterval(sampler);
-  }
-  const small = result.configs.small;
-  if (small) {
-    result.cpu_vs_reference_train_speedup = small.backends['cpu-onnx-wasm'].forward_backward_tokens_per_s / small.backends['reference-ts'].forward_backward_tokens_per_s;
-    result.speedup_config = 'small';
   }
   result.peak_rss_mb = Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20);
   result.seconds = (performance.now() - t0) / 1000;
   return result;
+}
+
+/** The 'webgpu' backend: adapter, matmul kernel and the engine per configuration, into `result`. */
+async function runWebGpu(result: ModelBenchResult, options: { configs: ConfigName[]; swiftShaderFallback: boolean }, log: (line: string) => void): Promise<void> {
+  const webgpu = await startNodeWebGpu({ swiftShaderFallback: options.swiftShaderFallback });
+  if (!webgpu.ok) {
+    result.webgpu = { available: false, reason: webgpu.reason };
+    log(`webgpu: not available (${webgpu.reason})`);
+    return;
+  }
+  const { info, device } = webgpu.context;
+  result.machine.gpu = `${info.name}${info.isSoftware ? ' (software)' : ''}`;
+  result.webgpu = {
+    available: true,
+    adapter: { name: info.name, vendor: info.vendor, architecture: info.architecture, isSoftware: info.isSoftware },
+    figures: info.isSoftware ? 'correctness-only (software adapter)' : 'performance',
+    configs: options.configs,
+  };
+  log(`webgpu: ${info.name}${info.isSoftware ? ' [software: figures check correctness only]' : ''}`);
+  const { measureGpuMatmul } = await import('./gpu-matmul.ts');
+  const { benchWebGpuConfig } = await import('./webgpu-backend.ts');
+  const nn = [{ name: 'NN', transA: false, transB: false }];
+  const n = 256;
+  result.matmul_gflops.webgpu = { n, gflops: (await measureGpuMatmul(device, n, nn)).NN.gflops };
+  if (!info.isSoftware) {
+    // 256^3 is far too small to fill a real GPU
+    const large = 2048;
+    result.matmul_gflops['webgpu-large'] = { n: large, gflops: (await measureGpuMatmul(device, large, nn)).NN.gflops };
+  }
+  log(`matmul webgpu ${JSON.stringify(result.matmul_gflops.webgpu)}`);
+  for (const name of options.configs) {
+    const model = createModel(namedConfig(name), mulberry32(1));
+    const figures = await benchWebGpuConfig(webgpu.context, name, model);
+    result.configs[name] ??= { parameters: model.layout.numParameters, backends: {} };
+    result.configs[name].backends.webgpu = figures;
+    log(`${name} webgpu ${JSON.stringify(figures)}`);
+  }
 }
 
 /**
