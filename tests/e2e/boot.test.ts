@@ -1,8 +1,10 @@
 // The app as a user gets it: built, served on 127.0.0.1 with isolation headers, opened in headless
 // Chromium with WebGPU (SwiftShader here). The page must boot, find an adapter from a worker through
 // comlink, run a real WGSL kernel there and show that it matches the TypeScript reference.
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, normalize, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, serveDist, type Served } from './browser';
@@ -60,5 +62,33 @@ describe('the app boots in a real browser', () => {
     expect(text).toContain('none: CPU fallback');
     expect(await page.getAttribute('[data-testid=check-kernel]', 'data-state')).toBe('warn');
     await plain.close();
+  });
+
+  it('explains what is missing when the page is served without the isolation headers', async () => {
+    // A plain static server, as a careless host would be: no COOP/COEP.
+    const root = resolve(import.meta.dirname, '../../dist');
+    const server = createServer((req, res) => {
+      const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^([/\\])+/, '');
+      const file = join(root, path === '' ? 'index.html' : path);
+      if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory()) {
+        res.writeHead(404).end();
+        return;
+      }
+      const type = file.endsWith('.js') || file.endsWith('.mjs') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : file.endsWith('.html') ? 'text/html' : file.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+      res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+      const row = page.locator('[data-testid=check-isolation]');
+      expect(await row.getAttribute('data-state')).toBe('warn');
+      expect(await row.textContent()).toMatch(/crossOriginIsolated: no.*Cross-Origin-Embedder-Policy/s);
+      expect(await page.locator('h1').textContent()).toContain('WMRL');
+      await page.close();
+    } finally {
+      server.close();
+    }
   });
 });
