@@ -77,7 +77,8 @@ export type BufferRef = GPUBuffer | GPUBufferBinding;
  */
 export type Bindings = readonly (BufferRef | null)[];
 
-function isBufferBinding(b: BufferRef): b is GPUBufferBinding {
+/** True for a GPUBufferBinding range, false for a whole GPUBuffer. */
+export function isBufferBinding(b: BufferRef): b is GPUBufferBinding {
   return (b as GPUBufferBinding).buffer !== undefined && (b as GPUBuffer).mapState === undefined;
 }
 
