@@ -3,7 +3,7 @@
 // (ratios and differences computed seed by seed, so the shared randomness of a seed cancels).
 import { COST_COMPONENTS, type CostComponent } from '../wmrl/cost.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
-import { SFT_PRESET, type RunResult } from './run-result.ts';
+import { SFT_PRESET, type RunResult, type TrimmedStepRecord } from './run-result.ts';
 
 export type MetricKey =
   | 'heldOut'
@@ -18,7 +18,11 @@ export type MetricKey =
   | 'trainWall'
   | 'executions'
   | 'worldModelForwards'
-  | 'meanAnchorWeight';
+  | 'meanAnchorWeight'
+  | 'wmScoreFirst'
+  | 'wmScoreLast'
+  | 'tokensFirst'
+  | 'tokensLast';
 
 export interface MetricSpec {
   key: MetricKey;
@@ -47,7 +51,23 @@ export const METRICS: readonly MetricSpec[] = [
   { key: 'executions', label: 'executions', digits: 0, training: true },
   { key: 'worldModelForwards', label: 'world-model forwards', digits: 0, training: true },
   { key: 'meanAnchorWeight', label: 'mean anchor weight w_A', digits: 3, training: true },
+  // Reward hacking shows as a rising world-model score with a falling real one; program length often moves with it.
+  { key: 'wmScoreFirst', label: 'raw world-model score, first step', digits: 3, training: true },
+  { key: 'wmScoreLast', label: 'raw world-model score, last step', digits: 3, training: true },
+  { key: 'tokensFirst', label: 'program tokens, first step', digits: 1, training: true },
+  { key: 'tokensLast', label: 'program tokens, last step', digits: 1, training: true },
 ];
+
+/** Mean raw world-model score s over a step's programs; undefined when the world model was not called. */
+function meanWmScore(step: TrimmedStepRecord): number | undefined {
+  const s = step.groups.flatMap((g) => g.wmScores ?? []);
+  return s.length > 0 ? s.reduce((a, b) => a + b, 0) / s.length : undefined;
+}
+
+function meanTokens(step: TrimmedStepRecord): number | undefined {
+  const t = step.groups.flatMap((g) => g.programTokens);
+  return t.length > 0 ? t.reduce((a, b) => a + b, 0) / t.length : undefined;
+}
 
 export type RunMetrics = Partial<Record<MetricKey, number>>;
 
@@ -68,7 +88,18 @@ export function runMetrics(r: RunResult): RunMetrics {
     m.trainWall = t.wallMs / 1000;
     m.executions = t.counts.executions;
     m.worldModelForwards = t.counts.worldModelForwards;
-    if (r.records.length > 0) m.meanAnchorWeight = r.records.reduce((a, s) => a + s.fusion.wA, 0) / r.records.length;
+    if (r.records.length > 0) {
+      m.meanAnchorWeight = r.records.reduce((a, s) => a + s.fusion.wA, 0) / r.records.length;
+      const first = r.records[0];
+      const last = r.records[r.records.length - 1];
+      const put = (key: MetricKey, v: number | undefined) => {
+        if (v !== undefined) m[key] = v;
+      };
+      put('wmScoreFirst', meanWmScore(first));
+      put('wmScoreLast', meanWmScore(last));
+      put('tokensFirst', meanTokens(first));
+      put('tokensLast', meanTokens(last));
+    }
   }
   return m;
 }

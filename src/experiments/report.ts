@@ -83,6 +83,9 @@ export function renderReport(input: ReportInput): string {
   lines.push('', '## Compute (training)', '');
   const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.sandbox', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight'];
   lines.push(table(['preset', ...computeKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...computeKeys.map((k) => cell(s, k))])));
+  lines.push('', '## Training signals (first and last step)', '');
+  const signalKeys: MetricKey[] = ['wmScoreFirst', 'wmScoreLast', 'tokensFirst', 'tokensLast'];
+  lines.push(table(['preset', ...signalKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...signalKeys.map((k) => cell(s, k))])));
   lines.push('', '## Claims measured in this invocation', '');
   const has = (p: string) => runs.some((r) => r.preset === p && r.status === 'ok');
   if (has('grpo-all-real') && has('wmrl')) {

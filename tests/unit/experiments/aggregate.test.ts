@@ -55,6 +55,20 @@ describe('aggregation', () => {
     expect(runMetrics(RUNS[8])).toEqual({});
   });
 
+  it('reads the first and last step: mean raw world-model score and program length, none without the world model', () => {
+    const step = (wm: number[] | null, tokens: number[], wA: number) => ({ fusion: { wA }, groups: [{ wmScores: wm, programTokens: tokens }] }) as unknown as RunResult['records'][number];
+    const r = { ...run('world-model-only', 1, 0, wmrlCost(1)), records: [step([0.2, 0.4], [10, 20], 0), step([0.5, 0.9], [30, 50], 0.5), step([0.8, 1.0], [40, 60], 1)] };
+    const m = runMetrics(r);
+    expect(m.wmScoreFirst).toBeCloseTo(0.3, 12);
+    expect(m.wmScoreLast).toBeCloseTo(0.9, 12);
+    expect(m.tokensFirst).toBe(15);
+    expect(m.tokensLast).toBe(50);
+    expect(m.meanAnchorWeight).toBeCloseTo(0.5, 12);
+    const g = runMetrics({ ...r, records: [step(null, [5, 7], 1)] });
+    expect(g.wmScoreFirst).toBeUndefined();
+    expect(g.tokensLast).toBe(6);
+  });
+
   it('summarises per preset over successful seeds, SFT first, failures listed', () => {
     const s = summarisePresets(RUNS, ['grpo-all-real', 'wmrl']);
     expect(s.map((x) => x.preset)).toEqual([SFT_PRESET, 'grpo-all-real', 'wmrl']);
@@ -106,6 +120,7 @@ describe('report and CSV', () => {
     expect(md).toContain('t quantile 4.303 for 3 seeds');
     expect(md).toMatch(/grpo-all-real \/ wmrl \(total busy s\), per seed: seed 1: 3\.00; seed 2: 3\.00/);
     expect(md).toContain('## Failed runs');
+    expect(md).toContain('## Training signals (first and last step)');
     // the SFT row has no compute row
     const compute = md.split('## Compute (training)')[1].split('## Claims')[0];
     expect(compute).not.toContain(`| ${SFT_PRESET} |`);
