@@ -1,8 +1,10 @@
 // AdamW with global-norm clipping on the GPU, matching adamwStep / clipByGlobalNorm in src/model/ops.ts.
-import code from './kernels/adamw.wgsl?raw';
+import kernel from './kernels/adamw.wgsl?raw';
 import type { AdamWConfig } from '../model/ops.ts';
 import { createStorageBuffer } from './buffers.ts';
-import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
+
+const code = withReductions(kernel);
 
 export interface TensorRef {
   buffer: BufferRef;

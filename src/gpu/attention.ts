@@ -1,6 +1,8 @@
 // Causal multi-head attention on the GPU (forward and backward), matching src/model/ops.ts.
-import code from './kernels/attention.wgsl?raw';
-import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import kernel from './kernels/attention.wgsl?raw';
+import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
+
+const code = withReductions(kernel);
 
 /** Longest sequence the kernels accept: one query row of scores sits in workgroup memory. */
 export const ATTENTION_MAX_T = 1024;

@@ -1,6 +1,8 @@
 // Softmax cross-entropy / log-prob gather on the GPU, matching src/model/ops.ts.
-import code from './kernels/cross_entropy.wgsl?raw';
-import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import kernel from './kernels/cross_entropy.wgsl?raw';
+import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
+
+const code = withReductions(kernel);
 
 export interface CrossEntropyForwardArgs {
   logits: BufferRef; // [rows, V]

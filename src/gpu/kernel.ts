@@ -1,6 +1,16 @@
 // Compute kernels: a pipeline cache keyed by WGSL source, entry point and override constants, and
 // helpers to encode a dispatch with its bindings and a small uniform block of parameters.
 
+import reductions from './kernels/reduce.wgsl?raw';
+
+/**
+ * Kernel source with the shared workgroup reductions (kernels/reduce.wgsl) in front, for kernels
+ * that declare `const WG` and call reduceSum/reduceMax/reduceSum2: WGSL has no #include.
+ */
+export function withReductions(kernel: string): string {
+  return `${reductions}\n${kernel}`;
+}
+
 export interface KernelSpec {
   /** WGSL source, imported with `?raw` */
   code: string;

@@ -1,7 +1,9 @@
 // KV cache for incremental decoding: append one step's keys/values, attend one query per sequence.
-import code from './kernels/kv_cache.wgsl?raw';
+import kernel from './kernels/kv_cache.wgsl?raw';
 import { ATTENTION_MAX_T } from './attention.ts';
-import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
+
+const code = withReductions(kernel);
 
 export interface KvCacheDims {
   B: number;

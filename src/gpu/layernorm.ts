@@ -1,6 +1,8 @@
 // Layer norm on the GPU (forward, dx, and dgamma/dbeta), matching src/model/ops.ts.
-import code from './kernels/layernorm.wgsl?raw';
-import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import kernel from './kernels/layernorm.wgsl?raw';
+import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
+
+const code = withReductions(kernel);
 
 export interface LayerNormForwardArgs {
   x: BufferRef;

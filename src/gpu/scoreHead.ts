@@ -1,6 +1,8 @@
 // Score head on the GPU: sigmoid(x . w + b) per row, and its backward; matches src/model/ops/scoreHead.ts.
-import code from './kernels/score_head.wgsl?raw';
-import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
+import kernel from './kernels/score_head.wgsl?raw';
+import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
+
+const code = withReductions(kernel);
 
 /** score [rows] = sigmoid(x [rows, C] . w [C] + b [1]). */
 export function encodeScoreHeadForward(encoder: GPUCommandEncoder, device: GPUDevice,

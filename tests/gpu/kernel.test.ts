@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { grid, MAX_WORKGROUPS_PER_DIM, uniformBuffer } from '../../src/gpu/kernel.ts';
-import { readBuffer } from '../../src/gpu/buffers.ts';
+import { encodeKernel, grid, MAX_WORKGROUPS_PER_DIM, submit, uniformBuffer, withReductions } from '../../src/gpu/kernel.ts';
+import { readBuffer, readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
 import { describeAdapter } from '../../src/gpu/device.ts';
-import { testDevice } from './dawn.ts';
+import { expectNoGpuError, testDevice } from './dawn.ts';
 
 let device: GPUDevice;
 let adapter: GPUAdapter;
@@ -65,5 +65,43 @@ describe('range bindings', () => {
     expect(out[64]).toBe(0); // gelu(0)
     expect(out[65]).toBeCloseTo(0.841192, 5); // gelu(1)
     expect(out[68]).toBe(-1); // past the bound range: untouched
+  });
+});
+
+describe('shared reduction prelude (reduce.wgsl)', () => {
+  // A kernel that only declares WG and calls the prelude's functions, as the real kernels do.
+  const probe = (wg: number) => withReductions(`
+const WG: u32 = ${wg}u;
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(${wg})
+fn main(@builtin(local_invocation_index) lid: u32) {
+  let v = x[lid];
+  let s = reduceSum(lid, v);
+  let m = reduceMax(lid, v);
+  let s2 = reduceSum2(lid, vec2<f32>(v, v * v));
+  // every invocation gets the results: check the last one, not only invocation 0
+  if (lid == WG - 1u) { out[0] = s; out[1] = m; out[2] = s2.x; out[3] = s2.y; }
+}`);
+
+  it('sums and maxima over workgroups of 32 and 256 invocations match the host (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: -200, max: 200 }), { minLength: 256, maxLength: 256 }), fc.boolean(),
+        async (ints, allNegative) => {
+          // small integers keep float32 sums (of squares too: < 2^24) exact; all-negative rows check max never sees a stray 0
+          const x = Float32Array.from(ints, (v) => (allNegative ? -Math.abs(v) - 1 : v));
+          for (const wg of [32, 256]) {
+            const got = await expectNoGpuError(device, async () => {
+              const out = zerosBuffer(device, 4);
+              submit(device, (enc) => encodeKernel(enc, device, { code: probe(wg), entryPoint: 'main' }, [uploadBuffer(device, x), out], [1]));
+              return readFloat32(device, out, 4);
+            });
+            const xs = Array.from(x.subarray(0, wg));
+            const sum = xs.reduce((a, b) => a + b, 0);
+            expect(Array.from(got)).toEqual([sum, Math.max(...xs), sum, xs.reduce((a, b) => a + b * b, 0)]);
+          }
+        }),
+      { numRuns: 8 },
+    );
   });
 });

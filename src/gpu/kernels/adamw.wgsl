@@ -4,20 +4,9 @@
 // writes [norm, scale] with scale = min(1, maxNorm / norm); step: the elementwise AdamW update with
 // the gradient multiplied by that scale, which equals clipping the gradients in place first.
 
+// Prelude: the wrapper prepends reduce.wgsl, which provides reduceSum (workgroup
+// reductions over WG invocations, called from uniform control flow) and their workgroup buffer `red`.
 const WG: u32 = 256u;
-var<workgroup> red: array<f32, 256>;
-
-fn reduceSum(lid: u32, v: f32) -> f32 {
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s: u32 = WG / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { red[lid] += red[lid + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
 
 struct SumParams { n: u32, offset: u32, groups: u32, _a: u32 }
 

@@ -4,32 +4,9 @@
 
 struct Params { rows: u32, V: u32, _a: u32, _b: u32 }
 
+// Prelude: the wrapper prepends reduce.wgsl, which provides reduceMax, reduceSum (workgroup
+// reductions over WG invocations, called from uniform control flow) and their workgroup buffer `red`.
 const WG: u32 = 64u;
-var<workgroup> red: array<f32, 64>;
-
-fn reduceMax(lid: u32, v: f32) -> f32 {
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s: u32 = WG / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { red[lid] = max(red[lid], red[lid + s]); }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
-fn reduceSum(lid: u32, v: f32) -> f32 {
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s: u32 = WG / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { red[lid] += red[lid + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
 
 @group(0) @binding(0) var<storage, read> flogits: array<f32>;
 @group(0) @binding(1) var<storage, read> ftargets: array<i32>;

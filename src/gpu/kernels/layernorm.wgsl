@@ -4,21 +4,9 @@
 
 struct Params { rows: u32, dim: u32, eps: f32, _pad: u32 }
 
+// Prelude: the wrapper prepends reduce.wgsl, which provides reduceSum2 (workgroup
+// reductions over WG invocations, called from uniform control flow) and their workgroup buffer `red`.
 const WG: u32 = 64u;
-var<workgroup> red: array<vec2<f32>, 64>;
-
-// Sum of v over the workgroup, returned to every invocation. Call from uniform control flow.
-fn reduce2(lid: u32, v: vec2<f32>) -> vec2<f32> {
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s: u32 = WG / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { red[lid] += red[lid + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
 
 fn linearGroup(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
 
@@ -39,11 +27,11 @@ fn forward(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
   let o = row * fp.dim;
   var s = 0.0;
   for (var i = lid; i < fp.dim; i += WG) { s += fx[o + i]; }
-  let mu = reduce2(lid, vec2<f32>(s, 0.0)).x / f32(fp.dim);
+  let mu = reduceSum2(lid, vec2<f32>(s, 0.0)).x / f32(fp.dim);
   // second pass over (x - mean)^2: stable where E[x^2] - mean^2 would cancel
   var ss = 0.0;
   for (var i = lid; i < fp.dim; i += WG) { let d = fx[o + i] - mu; ss += d * d; }
-  let rs = inverseSqrt(reduce2(lid, vec2<f32>(ss, 0.0)).x / f32(fp.dim) + fp.eps);
+  let rs = inverseSqrt(reduceSum2(lid, vec2<f32>(ss, 0.0)).x / f32(fp.dim) + fp.eps);
   for (var i = lid; i < fp.dim; i += WG) { fy[o + i] = (fx[o + i] - mu) * rs * fgamma[i] + fbeta[i]; }
   if (lid == 0u) { fmean[row] = mu; frstd[row] = rs; }
 }
@@ -70,7 +58,7 @@ fn backward_dx(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     let g = bdy[o + i] * bgamma[i];
     acc += vec2<f32>(g, g * (bx[o + i] - mu) * rs);
   }
-  let m = reduce2(lid, acc) / f32(bp.dim);
+  let m = reduceSum2(lid, acc) / f32(bp.dim);
   for (var i = lid; i < bp.dim; i += WG) {
     let xhat = (bx[o + i] - mu) * rs;
     bdx[o + i] = rs * (bdy[o + i] * bgamma[i] - m.x - xhat * m.y);
@@ -96,6 +84,6 @@ fn backward_params(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
     let dy = pdy[r * pp.dim + c];
     acc += vec2<f32>(dy * (px[r * pp.dim + c] - pmean[r]) * prstd[r], dy);
   }
-  let s = reduce2(lid, acc);
+  let s = reduceSum2(lid, acc);
   if (lid == 0u) { pdgamma[c] = s.x; pdbeta[c] = s.y; }
 }

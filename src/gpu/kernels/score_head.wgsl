@@ -4,20 +4,9 @@
 
 struct Params { rows: u32, C: u32, _a: u32, _b: u32 }
 
+// Prelude: the wrapper prepends reduce.wgsl, which provides reduceSum (workgroup
+// reductions over WG invocations, called from uniform control flow) and their workgroup buffer `red`.
 const WG: u32 = 64u;
-var<workgroup> red: array<f32, 64>;
-
-fn reduceSum(lid: u32, v: f32) -> f32 {
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s: u32 = WG / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { red[lid] += red[lid + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
 
 fn sigmoid(z: f32) -> f32 {
   // exp of a non-positive argument only: no overflow
