@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import type { Plugin } from 'vite';
-import { vendorAssets } from './scripts/vendor-assets.mjs';
+import { publishResults, vendorAssets } from './scripts/vendor-assets.mjs';
 import { sandboxWorkerHeaders } from './src/sandbox-pyodide/vite-plugin.ts';
 
 // Dawn (the `webgpu` package) finds SwiftShader only through the Vulkan loader's environment, which
@@ -16,9 +16,16 @@ const isolation = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-// Pyodide and onnxruntime-web load their runtime files by URL: keep public/vendor in step with node_modules.
+// Pyodide and onnxruntime-web load their runtime files by URL: keep public/vendor in step with
+// node_modules. The committed experiment summaries are published to public/results the same way.
 function vendor(): Plugin {
-  return { name: 'wmrl-vendor-assets', buildStart: () => void vendorAssets() };
+  return {
+    name: 'wmrl-vendor-assets',
+    buildStart: () => {
+      vendorAssets();
+      publishResults();
+    },
+  };
 }
 
 // Build timings are noise on a shared 2-core machine, not warnings.

@@ -1,1 +1,2 @@
 export function vendorAssets(): number;
+export function publishResults(): number;

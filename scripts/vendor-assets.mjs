@@ -2,7 +2,7 @@
 // Pyodide imports `indexURL + 'pyodide.asm.mjs'` at run time, and onnxruntime-web fetches its
 // .wasm/.mjs from `ort.env.wasm.wasmPaths`. Both come from node_modules, so the copy is derived
 // (git-ignored) and refreshed whenever the pinned versions change.
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,7 +48,32 @@ export function vendorAssets() {
   return copied;
 }
 
+/**
+ * Publishes the committed experiment summaries (results/<name>/summary.json, written by
+ * `npm run experiment`) to public/results/<name>.json with an index, so the page can show the
+ * project's measured results. Derived and git-ignored like public/vendor: results/ is the source.
+ */
+export function publishResults() {
+  const from = join(root, 'results');
+  const to = join(root, 'public/results');
+  mkdirSync(to, { recursive: true });
+  const index = [];
+  if (existsSync(from)) {
+    for (const name of readdirSync(from).sort()) {
+      const file = join(from, name, 'summary.json');
+      if (!existsSync(file)) continue;
+      const summary = JSON.parse(readFileSync(file, 'utf8'));
+      if (summary.format !== 'wmrl-experiment-summary') continue;
+      copyFileSync(file, join(to, `${name}.json`));
+      index.push({ name, file: `${name}.json`, command: summary.command, presets: summary.presets.map((p) => p.preset) });
+    }
+  }
+  writeFileSync(join(to, 'index.json'), JSON.stringify({ format: 'wmrl-results-index', version: 1, results: index }, null, 1) + '\n');
+  return index.length;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const n = vendorAssets();
   console.log(`vendor-assets: ${n} file(s) copied into public/vendor`);
+  console.log(`vendor-assets: ${publishResults()} experiment summaries published to public/results`);
 }

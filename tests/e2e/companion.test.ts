@@ -104,6 +104,11 @@ describe('the paper, live (#/paper)', () => {
 
     // 6. The paper's numbers, labelled as such.
     expect(await text(page, 'paper-label')).toContain("paper's numbers, not ours");
+    // Our own results come from the committed experiment summary, published at build time.
+    const ours = page.locator('[data-testid=ours-table]');
+    await ours.waitFor({ timeout: 30_000 });
+    expect(await ours.textContent()).toMatch(/wmrl\s*\d+\s*\d+\.\d \[/);
+    expect(await text(page, 'ours-claim1')).toMatch(/\d\.\d\d \[\d\.\d\d, \d\.\d\d\]×/);
     expect(await page.locator('[data-testid=paper-table] tbody tr').count()).toBe(7);
 
     // Recomputation times, as measured by the page itself.
