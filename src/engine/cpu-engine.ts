@@ -209,7 +209,9 @@ export class CpuEngine implements PolicyEngine {
       const bias = new Float32Array(B * S * Ltot);
       for (let b = 0; b < B; b++) {
         for (let s = 0; s < S; s++) {
-          positions[b * S + s] = Math.max(0, P + s - offset[b]);
+          // A row that has reached the context length stays in the batch while shorter prompts go on;
+          // its outputs are ignored, but its position must still index the position table.
+          positions[b * S + s] = Math.min(Tmax - 1, Math.max(0, P + s - offset[b]));
           const row = (b * S + s) * Ltot;
           for (let j = 0; j < Ltot; j++) if (j > P + s || j < offset[b]) bias[row + j] = MASKED_BIAS;
         }

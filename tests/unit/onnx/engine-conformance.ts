@@ -50,6 +50,18 @@ export function policyEngineConformance(label: string, create: (model: Model) =>
       expect(long[0].tokens.length).toBe(2);
     });
 
+    it('a short prompt keeps generating after a longer one in the batch has reached the context length', async () => {
+      // tiny has 16 positions: the 10-token prompt stops after 6 new tokens, the 3-token one goes on to 13.
+      const prompts = [[1, ...Array.from({ length: 9 }, (_, i) => 8 + i)], [1, 30, 31]];
+      const options = { maxNewTokens: 20, temperature: 1, topK: 0, stopToken: -1 };
+      const got = await engine.sample(prompts, { ...options, rngs: prompts.map((_, i) => testRng(300 + i)) });
+      prompts.forEach((p, i) => {
+        const want = sample(model, p, { ...options, rng: testRng(300 + i) });
+        expect(got[i].tokens).toEqual(want.tokens);
+        expect(got[i].tokens.length).toBe(model.config.contextLength - p.length);
+      });
+    });
+
     it('log-probs equal tokenLogProbs (mask and all)', async () => {
       const batch = conformanceBatch(model, 3, 14, 22);
       for (const which of ['mask', 'all'] as const) {
