@@ -5,30 +5,19 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, serveDist, type Served } from './browser';
+import { describe, expect, it } from 'vitest';
+import { launchChromium, useServedApp } from './browser';
 
 const artifacts = resolve(import.meta.dirname, '../../test-results');
 
 describe('the app boots in a real browser', () => {
-  let served: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    served = await serveDist();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
+  const app = useServedApp();
 
   it('is crossOriginIsolated, finds WebGPU in a worker and runs a kernel that matches the reference', async () => {
-    const page = await browser.newPage();
+    const page = await app.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(served.url);
+    await page.goto(app.url);
 
         expect(await page.locator('h1').textContent()).toContain('WMRL');
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
@@ -56,7 +45,7 @@ describe('the app boots in a real browser', () => {
   it('says "none: CPU fallback" instead of going blank when the browser has no WebGPU', async () => {
     const plain = await launchChromium({ webgpu: false });
     const page = await plain.newPage();
-    await page.goto(served.url);
+    await page.goto(app.url);
     await page.waitForSelector('[data-testid=check-webgpu]:not([data-state=pending])', { timeout: 60_000 });
     const text = await page.locator('[data-testid=check-webgpu]').textContent();
     expect(text).toContain('none: CPU fallback');
@@ -79,7 +68,7 @@ describe('the app boots in a real browser', () => {
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
-      const page = await browser.newPage();
+      const page = await app.browser.newPage();
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
       const row = page.locator('[data-testid=check-isolation]');

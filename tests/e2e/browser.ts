@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { build, preview, type PreviewServer } from 'vite';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -126,4 +127,39 @@ export async function launchChromium(opts: { webgpu?: boolean; extraArgs?: strin
     throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (npm test does it as root)`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args: [...BASE_ARGS, ...(webgpu ? WEBGPU_ARGS : ['--disable-gpu']), ...extraArgs] });
+}
+
+export interface ServedApp {
+  /** Base URL of the served dist/ (ends with '/'). */
+  readonly url: string;
+  readonly browser: Browser;
+}
+
+/**
+ * For the tests of one describe block: serves dist/ and launches Chromium before them, stops both
+ * after them. Read `url` and `browser` inside the tests (they exist once beforeAll has run).
+ */
+export function useServedApp(opts: { webgpu?: boolean } = {}): ServedApp {
+  let served: Served | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    served = await serveDist();
+    browser = await launchChromium(opts);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+  const ready = <T>(x: T | undefined, what: string): T => {
+    if (x === undefined) throw new Error(`useServedApp: ${what} is read before beforeAll ran`);
+    return x;
+  };
+  return {
+    get url() {
+      return ready(served, 'url').url;
+    },
+    get browser() {
+      return ready(browser, 'browser');
+    },
+  };
 }

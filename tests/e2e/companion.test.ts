@@ -3,9 +3,9 @@
 // full-page screenshot for a human to look at.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, serveDist, type Served } from './browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useServedApp } from './browser';
 
 const artifacts = resolve(import.meta.dirname, '../../test-results');
 const SECTIONS = ['anchors', 'advantages', 'debias', 'denoise', 'theory', 'paper'];
@@ -38,23 +38,13 @@ async function changed(page: Page, testid: string, before: string): Promise<stri
 }
 
 describe('the paper, live (#/paper)', () => {
-  let served: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    served = await serveDist();
-    browser = await launchChromium({ webgpu: false });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
+  const app = useServedApp({ webgpu: false });
 
   it('renders every section with a live figure, reacts to its controls, and saves a screenshot', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${served.url}#/paper`);
+    await page.goto(`${app.url}#/paper`);
     await page.waitForSelector('[data-testid=companion]', { timeout: 60_000 });
 
     for (const id of SECTIONS) {

@@ -2,28 +2,18 @@
 // going blank; with them it runs a real step (policy worker, world-model worker, sandbox pool).
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, serveDist, type Served } from './browser';
+import { describe, expect, it } from 'vitest';
+import { useServedApp } from './browser';
 
 const artifacts = resolve(import.meta.dirname, '../../test-results');
 
 describe('the Train view (#/train)', () => {
-  let served: Served;
-  let browser: Browser;
-  beforeAll(async () => {
-    served = await serveDist();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
+  const app = useServedApp();
 
   it('says the models are missing, and keeps the page usable, when /models/ has none', async () => {
-    const page = await browser.newPage();
+    const page = await app.browser.newPage();
     await page.route('**/models/manifest.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
-    await page.goto(`${served.url}#/train`);
+    await page.goto(`${app.url}#/train`);
     await page.click('[data-testid=step-once]');
     const err = page.locator('[data-testid=train-error]');
     await err.waitFor({ timeout: 60_000 });
@@ -34,10 +24,10 @@ describe('the Train view (#/train)', () => {
   });
 
   it('runs one real WMRL step with the committed models and charts it', async () => {
-    const page = await browser.newPage();
+    const page = await app.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${served.url}#/train`);
+    await page.goto(`${app.url}#/train`);
     await page.fill('[data-testid=groups]', '2');
     await page.fill('[data-testid=group-size]', '2');
     await page.click('[data-testid=step-once]');
