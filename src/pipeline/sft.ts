@@ -6,11 +6,10 @@ import { CpuEngine } from '../engine/cpu-engine.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { createModel } from '../model/init.ts';
 import type { Model } from '../model/init.ts';
-import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import { deriveSeed, mulberry32 } from '../wmrl/random.ts';
-import { learningRate, lengthGroupedBatches } from './batches.ts';
 import type { CorpusEntry } from './corpus.ts';
+import { trainSteps } from './train-steps.ts';
 
 export interface SftOptions {
   seed: number;
@@ -64,22 +63,16 @@ export async function trainSft(corpus: readonly CorpusEntry[], tokenizer: Tokeni
   if (seqs.length === 0) throw new Error('sft: no sequence fits the context');
   const rng = mulberry32(deriveSeed(options.seed, 2));
   const lengths = seqs.map((s) => s.tokens.length);
-  let queue: number[][] = [];
   const curve: SftPoint[] = [];
   const t0 = performance.now();
   let tokensSeen = 0;
   try {
-    for (let step = 0; step < options.steps; step++) {
-      if (queue.length === 0) queue = lengthGroupedBatches(lengths, options.batchSize, rng);
-      const idx = queue.shift() as number[];
-      const batch = makeSequenceBatch(idx.map((i) => seqs[i]));
-      const lr = learningRate(step, options.steps, options.peakLr, options.warmup);
-      const r = await engine.update(batch, { kind: 'sft' }, { adamw: { lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: options.weightDecay }, maxGradNorm: options.maxGradNorm });
+    await trainSteps(engine, seqs, () => ({ kind: 'sft' }), options, rng, ({ step, idx, lr, loss }) => {
       tokensSeen += idx.reduce((a, i) => a + lengths[i], 0);
-      const point = { step: step + 1, loss: r.loss, lr, tokens: tokensSeen, seconds: (performance.now() - t0) / 1000 };
+      const point = { step, loss, lr, tokens: tokensSeen, seconds: (performance.now() - t0) / 1000 };
       curve.push(point);
-      if (step % 10 === 0 || step === options.steps - 1) log(`sft step ${point.step}/${options.steps} loss ${r.loss.toFixed(4)} lr ${lr.toExponential(2)} ${(tokensSeen / point.seconds).toFixed(0)} tok/s ${point.seconds.toFixed(0)} s`);
-    }
+      if (step % 10 === 1 || step === options.steps) log(`sft step ${step}/${options.steps} loss ${loss.toFixed(4)} lr ${lr.toExponential(2)} ${(tokensSeen / point.seconds).toFixed(0)} tok/s ${point.seconds.toFixed(0)} s`);
+    });
     const params = await engine.getWeights();
     const tail = curve.slice(-10);
     return {

@@ -8,11 +8,10 @@ import { CpuEngine } from '../engine/cpu-engine.ts';
 import type { Model } from '../model/init.ts';
 import { exportWorldModel } from '../model/onnx/export.ts';
 import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
-import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import { deriveSeed, mulberry32, sampleIndices } from '../wmrl/random.ts';
-import { learningRate, lengthGroupedBatches } from './batches.ts';
 import { meanAbsoluteError, pairwiseAccuracy, spearman } from './rank-metrics.ts';
+import { trainSteps } from './train-steps.ts';
 import type { WmExample } from './wm-data.ts';
 
 export interface WmTrainOptions {
@@ -46,21 +45,15 @@ export async function trainWorldModel(init: Model, tokenizer: Tokenizer, example
   const log = options.log ?? (() => {});
   const engine = CpuEngine.fromModel(init, { numThreads: options.threads });
   const seqs = examples.map((e) => wmSequence(tokenizer, e, init.config.contextLength));
-  const lengths = seqs.map((s) => s.tokens.length);
   const rng = mulberry32(deriveSeed(options.seed, 3));
-  let queue: number[][] = [];
   const curve: { step: number; loss: number }[] = [];
   const t0 = performance.now();
   try {
-    for (let step = 0; step < options.steps; step++) {
-      if (queue.length === 0) queue = lengthGroupedBatches(lengths, options.batchSize, rng);
-      const idx = queue.shift() as number[];
-      const batch = makeSequenceBatch(idx.map((i) => ({ tokens: seqs[i].tokens, programStart: seqs[i].programStart })));
-      const lr = learningRate(step, options.steps, options.peakLr, options.warmup);
-      const r = await engine.update(batch, { kind: 'wm', targets: idx.map((i) => examples[i].y) }, { adamw: { lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: options.weightDecay }, maxGradNorm: options.maxGradNorm });
-      curve.push({ step: step + 1, loss: r.loss });
-      if (step % 10 === 0 || step === options.steps - 1) log(`wm step ${step + 1}/${options.steps} mse ${r.loss.toFixed(4)} ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    }
+    const objective = (idx: readonly number[]) => ({ kind: 'wm' as const, targets: idx.map((i) => examples[i].y) });
+    await trainSteps(engine, seqs, objective, options, rng, ({ step, loss }) => {
+      curve.push({ step, loss });
+      if (step % 10 === 1 || step === options.steps) log(`wm step ${step}/${options.steps} mse ${loss.toFixed(4)} ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    });
     return { model: { ...init, params: await engine.getWeights() }, curve, seconds: (performance.now() - t0) / 1000, truncated: seqs.filter((s) => s.truncated).length };
   } finally {
     await engine.dispose();
