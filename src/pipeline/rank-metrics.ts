@@ -15,7 +15,8 @@ export function averageRanks(values: readonly number[]): number[] {
   return ranks;
 }
 
-function pearson(a: readonly number[], b: readonly number[]): number {
+/** Pearson correlation; 0 when either side is constant. */
+export function pearson(a: readonly number[], b: readonly number[]): number {
   const n = a.length;
   const ma = a.reduce((s, v) => s + v, 0) / n;
   const mb = b.reduce((s, v) => s + v, 0) / n;

@@ -17,6 +17,7 @@ import { GpuPolicyEngine } from '../../src/gpu/engine/gpu-policy-engine.ts';
 import { deriveSeed, mulberry32 } from '../../src/wmrl/random.ts';
 import { closeness, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
+import { expectOptimizerRoundTrip } from '../unit/onnx/engine-conformance.ts';
 
 const config = namedConfig('tiny');
 let device: GPUDevice;
@@ -195,34 +196,15 @@ describe('GPU policy engine: AdamW state round trip', () => {
     const batch = testBatch(8, [12, 7], 12);
     const objective = { kind: 'rl' as const, weights: [1.2, -0.6], normalizer: 16 };
     const options = { adamw: { lr: 2e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1 }, maxGradNorm: 0.5 };
-    for (let i = 0; i < 2; i++) await first.update(batch, objective, options);
-    const state = await first.getOptimizerState();
-    expect(state.step).toBe(2);
-    expect(state.v.some((x) => x > 0)).toBe(true);
-    const before = await first.getWeights();
-    await expectNoGpuError(device, async () => {
-      await fresh.setWeights(before);
-      await fresh.setOptimizerState(state);
+    await expectOptimizerRoundTrip({
+      first,
+      fresh,
+      restart: () => new GpuPolicyEngine(device, config, opts, m.params),
+      batch,
+      objective,
+      options,
+      guard: (fn) => expectNoGpuError(device, fn),
     });
-    expect(Array.from((await fresh.getOptimizerState()).m)).toEqual(Array.from(state.m));
-    const want = await first.update(batch, objective, options);
-    const got = await fresh.update(batch, objective, options);
-    expect(got.step).toBe(3);
-    expect(got.loss).toBe(want.loss);
-    expect(got.gradNorm).toBe(want.gradNorm);
-    expect(Array.from(await fresh.getWeights())).toEqual(Array.from(await first.getWeights()));
-    const a = await first.getOptimizerState();
-    const b = await fresh.getOptimizerState();
-    expect(Array.from(b.m)).toEqual(Array.from(a.m));
-    expect(Array.from(b.v)).toEqual(Array.from(a.v));
-    // with the moments restarted the same step differs, so the comparison above can fail
-    await fresh.setWeights(before, true);
-    expect((await fresh.update(batch, objective, options)).step).toBe(1);
-    const restarted = await fresh.getWeights();
-    const after = await first.getWeights();
-    expect(restarted.some((x, i) => Math.abs(x - after[i]) > 1e-4)).toBe(true);
-    const n = m.layout.totalLength;
-    await expect(fresh.setOptimizerState({ step: 2, m: new Float32Array(n), v: new Float32Array(3) })).rejects.toThrow(/optimizer state.*needs \d+/);
     for (const e of [first, fresh]) await e.dispose();
   });
 });

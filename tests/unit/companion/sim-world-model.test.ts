@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { pearson } from '../../../src/pipeline/rank-metrics.ts';
 import { mulberry32 } from '../../../src/wmrl/random.ts';
 import {
   BIAS_SHAPES,
@@ -15,20 +16,6 @@ import {
 const shape = fc.constantFrom(...BIAS_SHAPES.map((s) => s.value));
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
 
-function correlation(a: number[], b: number[]): number {
-  const n = a.length;
-  const ma = a.reduce((x, y) => x + y, 0) / n;
-  const mb = b.reduce((x, y) => x + y, 0) / n;
-  let sab = 0;
-  let saa = 0;
-  let sbb = 0;
-  for (let i = 0; i < n; i++) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) ** 2;
-    sbb += (b[i] - mb) ** 2;
-  }
-  return sab / Math.sqrt(saa * sbb);
-}
 
 describe('synthetic world model', () => {
   it('distorts monotonically for every shape and strength, inside [0, 1]', () => {
@@ -78,8 +65,8 @@ describe('synthetic world model', () => {
     const blind = { ...read, readability: 0 };
     const sRead = y.map((v) => worldModelScore(v, read, rng));
     const sBlind = y.map((v) => worldModelScore(v, blind, rng));
-    expect(correlation(y, sRead)).toBeGreaterThan(0.95);
-    expect(Math.abs(correlation(y, sBlind))).toBeLessThan(0.06);
+    expect(pearson(y, sRead)).toBeGreaterThan(0.95);
+    expect(Math.abs(pearson(y, sBlind))).toBeLessThan(0.06);
   });
 
   it('true scores include failures at about the failure rate', () => {

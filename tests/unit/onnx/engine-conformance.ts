@@ -12,7 +12,7 @@ import type { AdamWConfig } from '../../../src/model/ops.ts';
 import { sample } from '../../../src/model/sampling.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import type { SequenceBatch } from '../../../src/model/sequence-batch.ts';
-import type { PolicyEngine } from '../../../src/engine/policy-engine.ts';
+import type { Objective, PolicyEngine, UpdateOptions } from '../../../src/engine/policy-engine.ts';
 import { maxAbsDiff, roughModel, testRng } from './fixtures.ts';
 
 export function conformanceBatch(model: Model, B: number, T: number, seed: number): SequenceBatch {
@@ -23,6 +23,62 @@ export function conformanceBatch(model: Model, B: number, T: number, seed: numbe
     programStart: 2 + b,
   }));
   return makeSequenceBatch(specs, T);
+}
+
+/**
+ * The AdamW state round trip every engine must pass: after two updates, state and weights set into a
+ * fresh engine give the same next update bit for bit; with the moments restarted the step differs
+ * (so the equality can fail); a state of the wrong size or step is refused. `guard` wraps the
+ * restoring calls (the GPU test checks them inside error scopes).
+ */
+export async function expectOptimizerRoundTrip(args: {
+  first: PolicyEngine;
+  fresh: PolicyEngine;
+  restart: () => PolicyEngine | Promise<PolicyEngine>;
+  batch: SequenceBatch;
+  objective: Objective;
+  options: UpdateOptions;
+  guard?: (fn: () => Promise<void>) => Promise<void>;
+}): Promise<void> {
+  const { first, fresh, batch, objective, options } = args;
+  const guard = args.guard ?? ((fn) => fn());
+  for (let i = 0; i < 2; i++) await first.update(batch, objective, options);
+  const state = await first.getOptimizerState();
+  const n = (await first.getWeights()).length;
+  expect(state.step).toBe(2);
+  expect(state.m.length).toBe(n);
+  expect(state.v.some((x) => x > 0)).toBe(true);
+  // a copy: changing it leaves the engine's state alone
+  const m0 = state.m[0];
+  state.m[0] = m0 + 1;
+  expect((await first.getOptimizerState()).m[0]).toBe(m0);
+  state.m[0] = m0;
+
+  const before = await first.getWeights();
+  await guard(async () => {
+    await fresh.setWeights(before);
+    await fresh.setOptimizerState(state);
+  });
+  const want = await first.update(batch, objective, options);
+  const got = await fresh.update(batch, objective, options);
+  expect(got.step).toBe(3);
+  expect(got.loss).toBe(want.loss);
+  expect(got.gradNorm).toBe(want.gradNorm);
+  expect(Array.from(await fresh.getWeights())).toEqual(Array.from(await first.getWeights()));
+  const a = await first.getOptimizerState();
+  const b = await fresh.getOptimizerState();
+  expect(Array.from(b.m)).toEqual(Array.from(a.m));
+  expect(Array.from(b.v)).toEqual(Array.from(a.v));
+
+  // the same weights with the moments restarted step differently: the check above can fail
+  const restarted = await args.restart();
+  await restarted.setWeights(before, true);
+  expect((await restarted.update(batch, objective, options)).step).toBe(1);
+  expect(maxAbsDiff(await restarted.getWeights(), await first.getWeights())).toBeGreaterThan(1e-4);
+  await restarted.dispose();
+
+  await expect(fresh.setOptimizerState({ step: 1, m: new Float32Array(n - 1), v: new Float32Array(n) })).rejects.toThrow(/optimizer state.*needs \d+/);
+  await expect(fresh.setOptimizerState({ step: -1, m: new Float32Array(n), v: new Float32Array(n) })).rejects.toThrow(/step -1/);
 }
 
 export function policyEngineConformance(label: string, create: (model: Model) => PolicyEngine | Promise<PolicyEngine>): void {
@@ -106,41 +162,7 @@ export function policyEngineConformance(label: string, create: (model: Model) =>
       const first = await create(model);
       const fresh = await create(model);
       expect((await fresh.getOptimizerState()).step).toBe(0);
-      for (let i = 0; i < 2; i++) await first.update(batch, objective, options);
-      const state = await first.getOptimizerState();
-      expect(state.step).toBe(2);
-      expect(state.m.length).toBe(model.layout.totalLength);
-      expect(state.v.some((x) => x > 0)).toBe(true);
-      // a copy: changing it leaves the engine's state alone
-      const m0 = state.m[0];
-      state.m[0] = m0 + 1;
-      expect((await first.getOptimizerState()).m[0]).toBe(m0);
-      state.m[0] = m0;
-
-      const before = await first.getWeights();
-      await fresh.setWeights(before);
-      await fresh.setOptimizerState(state);
-      const want = await first.update(batch, objective, options);
-      const got = await fresh.update(batch, objective, options);
-      expect(got.step).toBe(3);
-      expect(got.loss).toBe(want.loss);
-      expect(got.gradNorm).toBe(want.gradNorm);
-      expect(Array.from(await fresh.getWeights())).toEqual(Array.from(await first.getWeights()));
-      const a = await first.getOptimizerState();
-      const b = await fresh.getOptimizerState();
-      expect(Array.from(b.m)).toEqual(Array.from(a.m));
-      expect(Array.from(b.v)).toEqual(Array.from(a.v));
-
-      // the same weights with the moments restarted step differently: the check above can fail
-      const restarted = await create(model);
-      await restarted.setWeights(before, true);
-      expect((await restarted.update(batch, objective, options)).step).toBe(1);
-      expect(maxAbsDiff(await restarted.getWeights(), await first.getWeights())).toBeGreaterThan(1e-4);
-      await restarted.dispose();
-
-      const n = model.layout.totalLength;
-      await expect(fresh.setOptimizerState({ step: 1, m: new Float32Array(n - 1), v: new Float32Array(n) })).rejects.toThrow(/optimizer state.*needs \d+/);
-      await expect(fresh.setOptimizerState({ step: -1, m: new Float32Array(n), v: new Float32Array(n) })).rejects.toThrow(/step -1/);
+      await expectOptimizerRoundTrip({ first, fresh, restart: () => create(model), batch, objective, options });
       for (const e of [first, fresh]) await e.dispose();
     });
 
