@@ -114,7 +114,7 @@ const DEFAULTS = {
   outputCapBytes: 256 * 1024,
   memoryCapBytes: 1024 * 1024 * 1024,
   recycleHeapBytes: 512 * 1024 * 1024,
-  hardGraceMs: 1000,
+  hardGraceMs: 2000,
   maxRunsPerWorker: 200,
   bootTimeoutMs: 60_000,
   spares: 1,
