@@ -21,7 +21,7 @@ import { pairedComparison, summarisePresets } from '../experiments/aggregate.ts'
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
 import { isRunResult, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
-import { PRESETS, presetConfig, type PresetId } from '../wmrl/presets.ts';
+import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../wmrl/presets.ts';
 import type { TrainerConfig } from '../wmrl/trainer.ts';
 import { DEFAULT_EVAL_K } from '../wmrl/evaluate.ts';
 
@@ -34,6 +34,10 @@ const USAGE = `usage: npm run experiment -- [options]
   --B N --n N            groups per step, programs per group (default: the preset's)
   --max-new-tokens N     program tokens at most (default: the preset's)
   --temperature T        sampling temperature for training and evaluation (default: the preset's)
+  --lr X                 policy learning rate (default: the preset's, ${BASE_CONFIG.lr})
+  --kl-beta X            KL penalty to the SFT policy (default: the preset's, ${BASE_CONFIG.klBeta} = off)
+  --rho X                anchor fraction in (0, 1) for the presets that mix the two streams; grpo-all-real
+                         (rho 1) and world-model-only (rho 0) keep theirs (default: the preset's, ${WMRL_RHO})
   --eval-k K             programs per held-out task (default ${DEFAULT_EVAL_K})
   --eval-tasks all|N|id,id   held-out tasks: all, the N smallest, or a list (default all)
   --out DIR              output folder (default results/experiment)
@@ -51,6 +55,8 @@ interface Options {
   presets: PresetId[];
   seeds: number[];
   overrides: Partial<TrainerConfig>;
+  /** --rho: replaces rho only in presets whose rho lies strictly between 0 and 1. */
+  mixedRho: number | undefined;
   evalK: number;
   evalTasks: string;
   out: string;
@@ -83,6 +89,7 @@ function parseOptions(argv: string[]): Options {
     options: {
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, n: { type: 'string' },
       'max-new-tokens': { type: 'string' }, temperature: { type: 'string' }, 'eval-k': { type: 'string' }, 'eval-tasks': { type: 'string' },
+      lr: { type: 'string' }, 'kl-beta': { type: 'string' }, rho: { type: 'string' },
       out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
       build: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
@@ -120,12 +127,24 @@ function parseOptions(argv: string[]): Options {
     sampling.temperature = t;
   }
   if (Object.keys(sampling).length > 0) overrides.sampling = sampling as TrainerConfig['sampling'];
+  const real = (v: string | undefined, flag: string, ok: (x: number) => boolean, what: string): number | undefined => {
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (!(Number.isFinite(x) && ok(x))) throw new UsageError(`${flag} must be ${what}, got ${JSON.stringify(v)}`);
+    return x;
+  };
+  const lr = real(values.lr, '--lr', (x) => x > 0 && x < 1, 'a number in (0, 1)');
+  if (lr !== undefined) overrides.lr = lr;
+  const klBeta = real(values['kl-beta'], '--kl-beta', (x) => x >= 0, 'a non-negative number');
+  if (klBeta !== undefined) overrides.klBeta = klBeta;
+  const mixedRho = real(values.rho, '--rho', (x) => x > 0 && x < 1, 'a number in (0, 1)');
   const models = values.models ?? 'committed';
   if (models !== 'committed' && models !== 'tiny') throw new UsageError(`--models must be committed or tiny, got ${models}`);
   return {
     presets: presetList as PresetId[],
     seeds,
     overrides,
+    mixedRho,
     evalK: positiveInt(values['eval-k'], '--eval-k') ?? (quick ? 1 : DEFAULT_EVAL_K),
     evalTasks: values['eval-tasks'] ?? (quick ? '2' : 'all'),
     out: resolve(values.out ?? (quick ? 'results/quick' : 'results/experiment')),
@@ -291,7 +310,10 @@ async function main(): Promise<void> {
   mkdirSync(runsDir, { recursive: true });
 
   const plan: PlannedRun[] = [];
-  const base = (seed: number, id: PresetId) => presetConfig(id, { ...opts.overrides, seed, sampling: { ...presetConfig(id).sampling, ...(opts.overrides.sampling ?? {}) } });
+  const base = (seed: number, id: PresetId) => {
+    const c = presetConfig(id, { ...opts.overrides, seed, sampling: { ...presetConfig(id).sampling, ...(opts.overrides.sampling ?? {}) } });
+    return opts.mixedRho !== undefined && c.rho > 0 && c.rho < 1 ? { ...c, rho: opts.mixedRho } : c;
+  };
   for (const seed of opts.seeds) {
     const entries: { kind: 'sft' | 'train'; preset: string; config: TrainerConfig }[] = [];
     // The SFT row samples with the first preset's settings (the presets share them).

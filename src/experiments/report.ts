@@ -55,7 +55,7 @@ export function renderReport(input: ReportInput): string {
     const e = train.environment;
     const evalTasks = train.evaluation ? train.evaluation.tasks.map((t) => t.taskId) : [];
     lines.push(
-      `Setup: ${c.steps} steps, B = ${c.groupsPerStep} groups x n = ${c.groupSize} programs, max ${c.sampling.maxNewTokens} new tokens, temperature ${c.sampling.temperature}, lr ${c.lr}.`,
+      `Setup: ${c.steps} steps, B = ${c.groupsPerStep} groups x n = ${c.groupSize} programs, max ${c.sampling.maxNewTokens} new tokens, temperature ${c.sampling.temperature}, lr ${c.lr}, KL beta ${c.klBeta}${c.rho > 0 && c.rho < 1 ? `, rho ${c.rho}` : ''}.`,
       `Held-out evaluation: avg@${train.request.evalK} on ${evalTasks.length} task(s) (${evalTasks.join(', ')}), the same sampling seeds before and after training.`,
     );
     if (e) lines.push(`Models: ${e.modelsLabel}. Policy: ${e.policy.backend} (${e.policy.numParameters} parameters; ${e.policy.reason}). World model: ${e.worldModel.backend} (${e.worldModel.reason}). Sandbox pool: ${e.poolSize} worker(s). Browser: ${e.userAgent}, hardwareConcurrency ${e.hardwareConcurrency}.`);
@@ -102,6 +102,16 @@ export function renderReport(input: ReportInput): string {
   if (ablations.length > 1) {
     lines.push('Claim 3 (ablations, held-out x100), paired differences against ablation-neither:', '');
     for (const a of ablations.filter((x) => x !== 'ablation-neither')) if (has('ablation-neither')) lines.push(comparisonLine(pairedComparison(runs, a, 'ablation-neither', 'heldOut', 'difference'), 2));
+    lines.push('');
+  }
+  if (has('wmrl') && has('wmrl-unreadable')) {
+    lines.push(
+      'Claim 5 (fallback where the score is not readable from the code): WMRL with shuffled world-model scores against WMRL, paired differences of the mean anchor-stream weight w_A and of the held-out score (x100):',
+      '',
+      comparisonLine(pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'meanAnchorWeight', 'difference'), 3),
+      comparisonLine(pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'heldOut', 'difference'), 2),
+    );
+    if (has('grpo-all-real')) lines.push(comparisonLine(pairedComparison(runs, 'wmrl-unreadable', 'grpo-all-real', 'heldOut', 'difference'), 2));
     lines.push('');
   }
   const failed = runs.filter((r) => r.status !== 'ok');

@@ -25,7 +25,8 @@ export type PresetId =
   | 'ablation-denoise-only'
   | 'ablation-debias-only'
   | 'ablation-both'
-  | 'wmrl-ppi';
+  | 'wmrl-ppi'
+  | 'wmrl-unreadable';
 
 export interface Preset {
   id: PresetId;
@@ -57,7 +58,10 @@ export const BASE_CONFIG: Omit<TrainerConfig, 'name' | 'rho' | 'debias' | 'fusio
 
 export const WMRL_RHO = 0.125;
 
-function preset(id: PresetId, label: string, description: string, paper: Preset['paper'], switches: Pick<TrainerConfig, 'rho' | 'debias' | 'fusion'>): Preset {
+function preset(
+  id: PresetId, label: string, description: string, paper: Preset['paper'],
+  switches: Pick<TrainerConfig, 'rho' | 'debias' | 'fusion'> & Partial<Pick<TrainerConfig, 'worldModelReading'>>,
+): Preset {
   return { id, label, description, paper, config: { ...structuredClone(BASE_CONFIG), name: id, ...switches } };
 }
 
@@ -70,6 +74,7 @@ export const PRESETS: readonly Preset[] = [
   preset('ablation-debias-only', 'Ablation: debias only', 'Isotonic debiasing, every group weighs the same.', { mle: 15.7, dsbench: 28.1, gpuHours: null }, { rho: WMRL_RHO, debias: true, fusion: 'none' }),
   preset('ablation-both', 'Ablation: both (= WMRL)', 'Debiasing and denoising: the same switches as WMRL.', { mle: 16.4, dsbench: 28.8, gpuHours: null }, { rho: WMRL_RHO, debias: true, fusion: 'ivw' }),
   preset('wmrl-ppi', 'WMRL with PPI++ (beyond the paper)', 'Debiasing, and the PPI++ rectifier with an online lambda instead of fusion.', null, { rho: WMRL_RHO, debias: true, fusion: 'ppi' }),
+  preset('wmrl-unreadable', 'Control: WMRL with an unreadable world model', "WMRL, but each step's world-model scores are shuffled across its programs, so they say nothing about the code (claim 5).", null, { rho: WMRL_RHO, debias: true, fusion: 'ivw', worldModelReading: 'shuffled' }),
 ];
 
 export function presetById(id: PresetId): Preset {

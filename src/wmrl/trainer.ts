@@ -22,6 +22,7 @@ import { addCosts, CostMeter, emptyCost, type CostSheet } from './cost.ts';
 import type { FusionMode } from './fusion.ts';
 import { MethodState, type MethodConfig, type MethodSnapshot } from './method-state.ts';
 import { deriveSeed, mulberry32, sampleIndices, shuffleInPlace } from './random.ts';
+import { unreadableScores, type WorldModelReading } from './unreadable-world-model.ts';
 import type { BiasNoiseEstimate } from './theory.ts';
 import type {
   ExecutionResult, ExecutionStatus, ExecutorPort, PolicyPort, PolicyUpdateResult, PolicyWeights, SamplingOptions, TaskSource, TaskView,
@@ -59,10 +60,12 @@ export interface TrainerConfig {
   clipEpsilon: number;
   /** KL penalty to the SFT policy; 0 = off (the default in method.md). */
   klBeta: number;
+  /** 'shuffled': the claim-5 control, world-model scores permuted across the step (unreadable-world-model.ts). Default 'program'. */
+  worldModelReading?: WorldModelReading;
 }
 
 /** Independent random streams, so e.g. changing n does not change which tasks are drawn. */
-const STREAM = { tasks: 1, programs: 2 } as const;
+const STREAM = { tasks: 1, programs: 2, unreadable: 3 } as const;
 
 export function validateTrainerConfig(c: TrainerConfig): void {
   const fail = (m: string): never => {
@@ -78,6 +81,9 @@ export function validateTrainerConfig(c: TrainerConfig): void {
   if (!(Number.isInteger(c.epochs) && c.epochs >= 1)) fail(`epochs must be a positive integer, got ${c.epochs}`);
   if (c.epochs > 1 && !(c.clipEpsilon > 0)) fail('more than one epoch needs a positive clipEpsilon');
   if (!(c.klBeta >= 0)) fail(`klBeta must be >= 0, got ${c.klBeta}`);
+  if (c.worldModelReading !== undefined && c.worldModelReading !== 'program' && c.worldModelReading !== 'shuffled') {
+    fail(`worldModelReading must be 'program' or 'shuffled', got ${String(c.worldModelReading)}`);
+  }
 }
 
 /** Z: the token budget of one step, constant for the run (method.md 3.6). */
@@ -265,10 +271,13 @@ export class Trainer {
     // 4. World-model scores for every group and real runs of the anchor groups, concurrently.
     const callWorldModel = c.rho < 1;
     const anchorRequests = plan.anchors.flatMap((g) => group(programs, g).map((program) => ({ taskId: tasks[g].id, program })));
-    const [wm, runs] = await Promise.all([
+    const [scoredByWm, runs] = await Promise.all([
       callWorldModel ? worldModel.score(programs.map((program, j) => ({ card: requests[j].card, program }))) : Promise.resolve(null),
       anchorRequests.length > 0 ? executor.run(anchorRequests) : Promise.resolve([] as ExecutionResult[]),
     ]);
+    const wm = scoredByWm && c.worldModelReading === 'shuffled'
+      ? { ...scoredByWm, scores: unreadableScores(scoredByWm.scores, deriveSeed(c.seed, STREAM.unreadable, step)) }
+      : scoredByWm;
     if (wm) {
       if (wm.scores.length !== programs.length) throw new Error(`trainer: world model returned ${wm.scores.length} scores for ${programs.length} programs`);
       meter.charge('worldModel', wm.busyMs);

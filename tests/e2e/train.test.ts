@@ -30,6 +30,15 @@ describe('the Train view (#/train)', () => {
     await page.goto(`${app.url}#/train`);
     await page.fill('[data-testid=groups]', '2');
     await page.fill('[data-testid=group-size]', '2');
+    // Advanced settings: rho is fixed by the all-real and world-model-only presets, a setting for WMRL.
+    await page.click('.advanced summary');
+    await page.selectOption('[data-testid=preset]', 'grpo-all-real');
+    expect(await page.isDisabled('[data-testid=rho]')).toBe(true);
+    expect(await page.inputValue('[data-testid=rho]')).toBe('1');
+    await page.selectOption('[data-testid=preset]', 'wmrl');
+    expect(await page.isEnabled('[data-testid=rho]')).toBe(true);
+    // At B = 2 the default rho (0.125) executes no group on the first step; 0.5 executes one.
+    await page.fill('[data-testid=rho]', '0.5');
     await page.click('[data-testid=step-once]');
     await page.waitForSelector('[data-testid=train-status][data-steps="1"]', { timeout: 240_000 });
     expect(await page.locator('[data-testid=train-error]').count()).toBe(0);
@@ -38,6 +47,7 @@ describe('the Train view (#/train)', () => {
     expect(status).toMatch(/policy: cpu/);
     const last = await page.locator('[data-testid=last-step]').textContent();
     expect(last).toMatch(/mean reward/);
+    expect(last).toMatch(/1\/2 groups/);
     // The six charts of the run are drawn from the measured step.
     expect(await page.locator('figure svg[role=img]').count()).toBeGreaterThanOrEqual(6);
     mkdirSync(artifacts, { recursive: true });

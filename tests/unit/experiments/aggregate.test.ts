@@ -126,6 +126,19 @@ describe('report and CSV', () => {
     expect(compute).not.toContain(`| ${SFT_PRESET} |`);
   });
 
+  it('renders claim 5 (shuffled world-model scores against WMRL) when both ran', () => {
+    const withWeights = (r: RunResult, wA: number[]): RunResult => ({ ...r, records: wA.map((w) => ({ fusion: { wA: w }, groups: [] }) as unknown as RunResult['records'][number]) });
+    const runs = [1, 2, 3].flatMap((seed) => [
+      withWeights(run('wmrl', seed, 0.3, wmrlCost(1)), [0.5, 0.6]),
+      withWeights(run('wmrl-unreadable', seed, 0.2, wmrlCost(1)), [0.8, 0.9]),
+    ]);
+    const md = renderReport({ title: 'Test', runs, presets: ['wmrl', 'wmrl-unreadable'] });
+    expect(md).toContain('Claim 5');
+    expect(md).toMatch(/wmrl-unreadable - wmrl \(mean anchor weight w_A\), per seed: seed 1: 0\.300; seed 2: 0\.300; seed 3: 0\.300/);
+    expect(md).toMatch(/wmrl-unreadable - wmrl \(held-out avg@k x100\), per seed: seed 1: -10\.00/);
+    expect(renderReport({ title: 'Test', runs: RUNS, presets: ['grpo-all-real', 'wmrl'] })).not.toContain('Claim 5');
+  });
+
   it('writes one CSV row per run that parses back, with quoting', () => {
     const csv = runsCsv(RUNS);
     const rows = parseCsv(csv);

@@ -54,9 +54,10 @@ describe('drawTasks', () => {
 });
 
 describe('presets', () => {
-  it('cover the paper rows, the four ablations and PPI, each a valid full config', () => {
+  it('cover the paper rows, the four ablations, PPI and the claim-5 control, each a valid full config', () => {
     expect(PRESETS.map((p) => p.id)).toEqual([
       'grpo-all-real', 'world-model-only', 'wmrl', 'ablation-neither', 'ablation-denoise-only', 'ablation-debias-only', 'ablation-both', 'wmrl-ppi',
+      'wmrl-unreadable',
     ]);
     for (const p of PRESETS) {
       expect(() => validateTrainerConfig(p.config)).not.toThrow();
@@ -74,6 +75,9 @@ describe('presets', () => {
     expect(sw('ablation-debias-only')).toEqual([WMRL_RHO, true, 'none']);
     expect(sw('ablation-both')).toEqual(sw('wmrl'));
     expect(sw('wmrl-ppi')).toEqual([WMRL_RHO, true, 'ppi']);
+    expect(sw('wmrl-unreadable')).toEqual(sw('wmrl'));
+    expect(presetById('wmrl-unreadable').config.worldModelReading).toBe('shuffled');
+    for (const p of PRESETS.filter((x) => x.id !== 'wmrl-unreadable')) expect(p.config.worldModelReading ?? 'program').toBe('program');
   });
 
   it('overrides change a copy, never the preset table', () => {

@@ -48,6 +48,22 @@ describe('Trainer', { timeout: 30_000 }, () => {
     expect(anchors).toBe(3); // round(0.25 * 12)
   });
 
+  it("worldModelReading 'shuffled' (the claim-5 control) hands the method a permutation of the same step's world-model scores", async () => {
+    const plain = await setup(testConfig({ groupsPerStep: 4, groupSize: 3 }));
+    const control = await setup(testConfig({ groupsPerStep: 4, groupSize: 3, worldModelReading: 'shuffled' }));
+    const [a] = await steps(plain.trainer, 1);
+    const [b] = await steps(control.trainer, 1);
+    // Same programs, same real scores: only the world model's reading differs.
+    expect(b.groups.map((g) => g.programs)).toEqual(a.groups.map((g) => g.programs));
+    expect(b.groups.map((g) => g.realScores)).toEqual(a.groups.map((g) => g.realScores));
+    const sa = a.groups.flatMap((g) => g.wmScores as number[]);
+    const sb = b.groups.flatMap((g) => g.wmScores as number[]);
+    expect([...sb].sort((x, y) => x - y)).toEqual([...sa].sort((x, y) => x - y));
+    expect(sb).not.toEqual(sa);
+    // The method worked on the shuffled scores: the first step's calibrator is the identity, so g(s) = s.
+    for (const g of b.groups) if (!g.anchor) expect(g.wmRewards).toEqual(g.wmScores);
+  });
+
   it('rho = 1 executes every group and never calls the world model (no forwards charged)', async () => {
     const { trainer, executor, worldModel } = await setup(testConfig({ rho: 1, fusion: 'none', debias: false }));
     const records = await steps(trainer, 2);
