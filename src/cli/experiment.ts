@@ -296,6 +296,7 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     command,
     presets: summarisePresets(runs, opts.presets),
     claim1BusyRatio: pairedComparison(runs, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio'),
+    claim5AnchorWeight: pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'meanAnchorWeight', 'difference'),
     runs: runs.map((r) => ({ preset: r.preset, seed: r.seed, status: r.status, file: `runs/${runFileName(r.preset, r.seed, r.status !== 'ok')}` })),
   };
   writeFileSync(resolve(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');

@@ -9,6 +9,8 @@ export interface ExperimentSummary {
   command: string;
   presets: PresetSummary[];
   claim1BusyRatio?: PairedComparison;
+  /** wmrl-unreadable minus wmrl, mean anchor weight w_A (the claim-5 control); interval null when not both ran. */
+  claim5AnchorWeight?: PairedComparison;
 }
 
 export interface ResultsIndex {
@@ -45,14 +47,21 @@ export function formatInterval(m: MeanInterval | null, digits = 1): string {
   return `${m.mean.toFixed(digits)} [${m.low.toFixed(digits)}, ${m.high.toFixed(digits)}]`;
 }
 
-/** Fetches the published index and the first summary in it; null when none is published. */
-export async function loadOurResults(base = 'results/'): Promise<{ name: string; summary: ExperimentSummary } | null> {
+/** The published index; null when this build publishes no results. */
+export async function loadResultsIndex(base = 'results/'): Promise<ResultsIndex | null> {
   const res = await fetch(`${base}index.json`);
   if (!res.ok) return null;
-  const index = (await res.json()) as ResultsIndex;
-  const first = index.results[0];
-  if (!first) return null;
-  const s = await fetch(`${base}${first.file}`);
-  if (!s.ok) throw new Error(`results/${first.file}: HTTP ${s.status}`);
-  return { name: first.name, summary: (await s.json()) as ExperimentSummary };
+  return (await res.json()) as ResultsIndex;
+}
+
+/** One published summary by its index entry. */
+export async function loadSummary(entry: ResultsIndex['results'][number], base = 'results/'): Promise<ExperimentSummary> {
+  const s = await fetch(`${base}${entry.file}`);
+  if (!s.ok) throw new Error(`results/${entry.file}: HTTP ${s.status}`);
+  return (await s.json()) as ExperimentSummary;
+}
+
+/** The entry shown first: the main experiment when there is one, else the first in the index. */
+export function defaultEntry(index: ResultsIndex): ResultsIndex['results'][number] | null {
+  return index.results.find((r) => r.name === 'main') ?? index.results[0] ?? null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatInterval, ourRows, type ExperimentSummary } from '../../../src/ui/companion/our-results';
+import { defaultEntry, formatInterval, ourRows, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
 import { tInterval } from '../../../src/experiments/interval';
 
 describe("the companion's table of our results", () => {
@@ -22,5 +22,13 @@ describe("the companion's table of our results", () => {
     expect(rows[0].busyTotal).toBeNull();
     expect(rows[1].heldOut?.mean).toBe(15);
     expect(rows[1].seeds).toBe(2);
+  });
+
+  it('shows the main experiment first when it is published, else the first one', () => {
+    const entry = (name: string) => ({ name, file: `${name}.json`, command: '', presets: [] });
+    const index = (...names: string[]): ResultsIndex => ({ format: 'wmrl-results-index', version: 1, results: names.map(entry) });
+    expect(defaultEntry(index('a-first', 'main', 'sensitivity-lr'))?.name).toBe('main');
+    expect(defaultEntry(index('sensitivity-kl', 'sensitivity-lr'))?.name).toBe('sensitivity-kl');
+    expect(defaultEntry(index())).toBeNull();
   });
 });
