@@ -92,6 +92,24 @@ describe('fuseStreams: inverse-variance weights', () => {
     expect(d.wW).toBeGreaterThan(0.95);
   });
 
+  it('with an uninformative world model (calibrated advantages all 0) the anchor weight tends to K_A / (K_A + 1), not to 1', () => {
+    // Why claim 5's fallback needs several anchor groups a step: r -> mean squared real advantage s^2,
+    // v_W -> r, v_A = s^2 / K_A, so w_A = K_A / (K_A + 1) (0.5 for one anchor group).
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2, max: 8 }), fc.integer(),
+        (kA, kW, n, seed) => {
+          const rng = mulberry32(seed);
+          const groups: FusionGroup[] = [];
+          for (let g = 0; g < kA; g++) groups.push({ wm: new Array(n).fill(0), real: groupAdvantages(Array.from({ length: n }, () => rng()), 'mean') });
+          for (let g = 0; g < kW; g++) groups.push({ wm: new Array(n).fill(0), real: null });
+          const { diagnostics } = fuseStreams(groups, initialFusionState(), { mode: 'ivw' });
+          expect(diagnostics.wA).toBeCloseTo(kA / (kA + 1), 12);
+        },
+      ),
+    );
+  });
+
   it('reuse the last weights in steps without anchors', () => {
     const mixed: FusionGroup[] = [
       { real: [0.5, -0.5], wm: [0.1, -0.1] },
