@@ -2,6 +2,7 @@
 //   tsx src/cli/build-models.ts [--seed 1] [--config small] [--stage all|<stage>|<from>..<to>] [--quick]
 //                               [--sft-steps N] [--wm-steps N] [--samples-per-task K] [--threads N]
 //                               [--out public/models] [--work .cache/models-build]
+//                               [--world-model-from DIR]  (export: take DIR's world model, same tokenizer required)
 // Sampled programs run only in the browser sandbox (headless Chromium), never in Node.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
       threads: { type: 'string' },
       out: { type: 'string' },
       work: { type: 'string' },
+      'world-model-from': { type: 'string' },
     },
   });
   const seed = Number(values.seed);
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
       registry: new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks'))),
       settings,
       openSandbox: (size) => openBrowserSandbox({ size, spares: 0 }),
+      ...(values['world-model-from'] ? { worldModelFrom: resolve(values['world-model-from']) } : {}),
       log: (line) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${line}`),
     },
     stages,

@@ -15,7 +15,7 @@ export interface ModelConfig {
   layerNormEps: number;
 }
 
-export type ConfigName = 'tiny' | 'mini' | 'small' | 'base';
+export type ConfigName = 'tiny' | 'mini' | 'small' | 'medium' | 'base';
 
 const NAMED: Record<ConfigName, Omit<ModelConfig, 'vocabSize'> & { defaultVocab: number }> = {
   // For tests: small enough for finite differences.
@@ -24,11 +24,13 @@ const NAMED: Record<ConfigName, Omit<ModelConfig, 'vocabSize'> & { defaultVocab:
   mini: { contextLength: 128, dModel: 64, nLayers: 2, nHeads: 2, mlpRatio: 4, layerNormEps: 1e-5, defaultVocab: 512 },
   // ~1M parameters.
   small: { contextLength: 256, dModel: 128, nLayers: 4, nHeads: 4, mlpRatio: 4, layerNormEps: 1e-5, defaultVocab: 1024 },
+  // ~3M parameters: the larger SFT-only policy of claim 4 (method.md 5), trainable on 2 cores in about an hour.
+  medium: { contextLength: 256, dModel: 192, nLayers: 6, nHeads: 6, mlpRatio: 4, layerNormEps: 1e-5, defaultVocab: 1024 },
   // ~5M parameters.
   base: { contextLength: 256, dModel: 256, nLayers: 6, nHeads: 8, mlpRatio: 4, layerNormEps: 1e-5, defaultVocab: 1024 },
 };
 
-export const CONFIG_NAMES: readonly ConfigName[] = ['tiny', 'mini', 'small', 'base'];
+export const CONFIG_NAMES: readonly ConfigName[] = ['tiny', 'mini', 'small', 'medium', 'base'];
 
 /** A named configuration; the vocabulary size normally comes from the trained tokenizer. */
 export function namedConfig(name: ConfigName, overrides: Partial<ModelConfig> = {}): ModelConfig {

@@ -4,7 +4,7 @@
 // Everything is seeded; no stage stops on wall-clock time.
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { cpus } from 'node:os';
 import type { ConfigName, ModelConfig } from '../model/config.ts';
 import { namedConfig } from '../model/config.ts';
@@ -82,6 +82,12 @@ export interface PipelineContext {
   /** an executor for untrusted programs (the browser sandbox); required when samples.execute */
   openSandbox?: (poolSize: number) => Promise<{ runMany: RunJobs; close(): Promise<void> }>;
   log: (line: string) => void;
+  /**
+   * Export with the world model of another models folder instead of this build's wm.ckpt: for a
+   * policy-only build (e.g. the larger SFT policy of claim 4, stages corpus..sft) that the app must
+   * still load. The folder's tokenizer must be this build's, byte for byte.
+   */
+  worldModelFrom?: string;
 }
 
 interface SampleRecord extends SampledProgram {
@@ -263,13 +269,25 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
   async export(ctx, figures) {
     const tokenizer = loadTokenizer(ctx);
     const policy = readCheckpoint(join(ctx.workDir, 'sft.ckpt'));
-    const wm = loadModel(join(ctx.workDir, 'wm.ckpt'));
+    const tokenizerJson = JSON.stringify(tokenizer.toJSON());
+    let worldModelOnnx: Uint8Array;
+    let worldModelParameters: number | string;
+    if (ctx.worldModelFrom) {
+      const theirs = JSON.stringify(readJson<unknown>(join(ctx.worldModelFrom, 'tokenizer.json')));
+      if (theirs !== tokenizerJson) throw new Error(`export: ${relative(ctx.root, ctx.worldModelFrom)} has another tokenizer; its world model cannot read this build's tokens`);
+      worldModelOnnx = new Uint8Array(readFileSync(join(ctx.worldModelFrom, 'world-model.onnx')));
+      worldModelParameters = `from ${relative(ctx.root, ctx.worldModelFrom) || '.'}`;
+    } else {
+      const wm = loadModel(join(ctx.workDir, 'wm.ckpt'));
+      worldModelOnnx = exportWorldModel(wm, 'initializers');
+      worldModelParameters = wm.layout.numParameters;
+    }
     rmSync(ctx.outDir, { recursive: true, force: true });
     mkdirSync(ctx.outDir, { recursive: true });
     writeFileSync(join(ctx.outDir, 'policy.ckpt'), new Uint8Array(saveCheckpoint(policy.model, tokenizer, { ...policy.meta, settings: ctx.settings })));
-    writeFileSync(join(ctx.outDir, 'world-model.onnx'), exportWorldModel(wm, 'initializers'));
+    writeFileSync(join(ctx.outDir, 'world-model.onnx'), worldModelOnnx);
     writeJson(join(ctx.outDir, 'tokenizer.json'), tokenizer.toJSON());
-    figures.export = { policyParameters: policy.model.layout.numParameters, worldModelParameters: wm.layout.numParameters };
+    figures.export = { policyParameters: policy.model.layout.numParameters, worldModelParameters };
   },
 };
 

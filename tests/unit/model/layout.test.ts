@@ -8,7 +8,7 @@ describe('configurations and parameter layout', () => {
   it('has the documented parameter count per named config', () => {
     const counts = Object.fromEntries(CONFIG_NAMES.map((n) => [n, buildLayout(namedConfig(n)).numParameters]));
     // Closed forms: V*C + Tmax*C + L*(12 C^2 + 13 C) + 3C + 1 with mlpRatio 4.
-    expect(counts).toEqual({ tiny: 7377, mini: 141_121, small: 957_313, base: 5_067_009 });
+    expect(counts).toEqual({ tiny: 7377, mini: 141_121, small: 957_313, medium: 2_915_521, base: 5_067_009 });
     for (const n of CONFIG_NAMES) expect(counts[n]).toBe(countParameters(namedConfig(n)));
     expect(counts.small).toBeGreaterThan(0.8e6);
     expect(counts.small).toBeLessThan(1.2e6);

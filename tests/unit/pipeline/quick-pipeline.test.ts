@@ -1,7 +1,7 @@
 // The --quick pipeline on the 'tiny' network: corpus -> tokenizer -> SFT -> (sampling, no sandbox)
 // -> world-model data from reference programs -> world model -> export, in Node; the exported world
 // model loads in onnxruntime-web and matches the reference forward of the saved weights.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,5 +61,16 @@ describe('quick models pipeline (tiny)', () => {
     // the world model is not the SFT model: training moved the weights
     const sft = loadCheckpoint(new Uint8Array(readFileSync(join(workDir, 'sft.ckpt')))).model;
     expect(sft.params.some((v, i) => v !== wm.params[i])).toBe(true);
+
+    // A policy-only build exports with another folder's world model (same tokenizer), and refuses a foreign one.
+    const ctx = (out: string, from: string) => ({ root, workDir, outDir: out, registry: new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks'))), settings, log: () => undefined, worldModelFrom: from });
+    const borrowed = join(tmp, 'borrowed');
+    await runPipeline(ctx(borrowed, outDir), ['export']);
+    expect(checkManifest(borrowed)).toEqual([]);
+    expect(readFileSync(join(borrowed, 'world-model.onnx'))).toEqual(readFileSync(join(outDir, 'world-model.onnx')));
+    const foreign = join(tmp, 'foreign');
+    mkdirSync(foreign);
+    writeFileSync(join(foreign, 'tokenizer.json'), readFileSync(resolve(root, 'public/models/tokenizer.json')));
+    await expect(runPipeline(ctx(join(tmp, 'refused'), foreign), ['export'])).rejects.toThrow(/another tokenizer/);
   }, 60_000);
 });
