@@ -93,7 +93,13 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     tasks,
   };
 
-  let trainer = options.checkpoint ? await Trainer.resume(options.checkpoint, ports) : new Trainer(config, ports);
+  let trainer: Trainer;
+  try {
+    trainer = options.checkpoint ? await Trainer.resume(options.checkpoint, ports) : new Trainer(config, ports);
+  } catch (e) {
+    cleanup(); // e.g. a saved run whose policy no longer fits the committed model
+    throw e;
+  }
   let state: TrainerState = trainer.done ? 'done' : 'idle';
   let stopRequested = false;
   let loop: Promise<void> | null = null;

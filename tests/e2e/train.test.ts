@@ -10,6 +10,17 @@ const artifacts = resolve(import.meta.dirname, '../../test-results');
 describe('the Train view (#/train)', () => {
   const app = useServedApp();
 
+  /** The Train view with B = 2 groups of n = 2, collecting page errors. */
+  async function openSmallRun() {
+    const page = await app.browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${app.url}#/train`);
+    await page.fill('[data-testid=groups]', '2');
+    await page.fill('[data-testid=group-size]', '2');
+    return { page, errors };
+  }
+
   it('says the models are missing, and keeps the page usable, when /models/ has none', async () => {
     const page = await app.browser.newPage();
     await page.route('**/models/manifest.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
@@ -24,12 +35,7 @@ describe('the Train view (#/train)', () => {
   });
 
   it('runs one real WMRL step with the committed models and charts it', async () => {
-    const page = await app.browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${app.url}#/train`);
-    await page.fill('[data-testid=groups]', '2');
-    await page.fill('[data-testid=group-size]', '2');
+    const { page, errors } = await openSmallRun();
     // Advanced settings: rho is fixed by the all-real and world-model-only presets, a setting for WMRL.
     await page.click('.advanced summary');
     await page.selectOption('[data-testid=preset]', 'grpo-all-real');
@@ -52,6 +58,42 @@ describe('the Train view (#/train)', () => {
     expect(await page.locator('figure svg[role=img]').count()).toBeGreaterThanOrEqual(6);
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: resolve(artifacts, 'train.png'), fullPage: true });
+
+    // Saved in this browser, the run survives a reload and goes on from where it was.
+    await page.click('[data-testid=save-run]');
+    expect(await page.locator('[data-testid=store-message]').textContent()).toMatch(/Saved wmrl, seed 1, after step 1/);
+    await page.reload();
+    await page.click('[data-testid=saved-runs] summary');
+    expect(await page.locator('[data-testid=saved-run]').count()).toBe(1);
+    await page.click('[data-testid=resume-run]');
+    await page.waitForSelector('[data-testid=store-message]:has-text("Resumed wmrl, seed 1, at step 1")', { timeout: 120_000 });
+    expect(await page.getAttribute('[data-testid=train-status]', 'data-steps')).toBe('1');
+    await page.click('.advanced summary');
+    expect(await page.inputValue('[data-testid=rho]')).toBe('0.5');
+    await page.click('[data-testid=step-once]');
+    await page.waitForSelector('[data-testid=train-status][data-steps="2"]', { timeout: 240_000 });
+    expect(await page.locator('[data-testid=train-status]').textContent()).toMatch(/step 2\/20/);
+    // rho 0.5 carried over: after 2 steps at B = 2, 2 of 4 groups were executed.
+    expect(await page.locator('[data-testid=last-step]').textContent()).toMatch(/2\/4 groups/);
+    await page.click('[data-testid=delete-run]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=saved-run]').length === 0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs a step on the WebGPU engines when the user asks for them (SwiftShader here, which auto passes over)', async () => {
+    const { page, errors } = await openSmallRun();
+    await page.click('.advanced summary');
+    await page.selectOption('[data-testid=policy-backend]', 'webgpu');
+    await page.selectOption('[data-testid=wm-backend]', 'webgpu');
+    const t0 = Date.now();
+    await page.click('[data-testid=step-once]');
+    await page.waitForSelector('[data-testid=train-status][data-steps="1"]', { timeout: 240_000 });
+    console.log(`one WebGPU step (SwiftShader, B 2 x n 2) incl. start-up: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    expect(await page.locator('[data-testid=train-error]').count()).toBe(0);
+    const status = await page.locator('[data-testid=train-status]').textContent();
+    expect(status).toMatch(/policy: webgpu/);
+    expect(status).toMatch(/world model:\s+webgpu/);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,0 +1,87 @@
+// Saved training runs, kept in this browser (IndexedDB) so that a reload or a closed tab loses
+// nothing: the trainer checkpoint (policy weights with their AdamW moments, the method state, the
+// cost books) plus the step records and the last evaluation, as the Train view shows them.
+// IndexedDB stores typed arrays by structured clone, so the checkpoint goes in as it is.
+
+import type { EvaluationResult } from '../wmrl/evaluate';
+import type { StepRecord, TrainerCheckpoint } from '../wmrl/trainer';
+
+export interface SavedRun {
+  id: string;
+  savedAt: string;
+  /** Label of the models the run started from (weights are in the checkpoint, the world model is not). */
+  modelsLabel: string;
+  checkpoint: TrainerCheckpoint;
+  records: StepRecord[];
+  evaluation: EvaluationResult | null;
+}
+
+/** What the list of saved runs shows, without the weights. */
+export interface SavedRunSummary {
+  id: string;
+  savedAt: string;
+  name: string;
+  seed: number;
+  step: number;
+  steps: number;
+  modelsLabel: string;
+}
+
+const DB_NAME = 'wmrl-runs';
+const STORE = 'runs';
+
+function request<T>(r: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+export class RunStore {
+  private constructor(private readonly db: IDBDatabase) {}
+
+  /** Opens the store; a clear error where the browser keeps no IndexedDB (e.g. some private modes). */
+  static async open(): Promise<RunStore> {
+    if (typeof indexedDB === 'undefined') throw new Error('this browser offers no IndexedDB: runs cannot be saved here');
+    const open = indexedDB.open(DB_NAME, 1);
+    open.onupgradeneeded = () => {
+      if (!open.result.objectStoreNames.contains(STORE)) open.result.createObjectStore(STORE, { keyPath: 'id' });
+    };
+    return new RunStore(await request(open));
+  }
+
+  private store(mode: IDBTransactionMode): IDBObjectStore {
+    return this.db.transaction(STORE, mode).objectStore(STORE);
+  }
+
+  /** Saves a run under a new id (quota errors reach the caller with the browser's message). */
+  async save(run: Omit<SavedRun, 'id' | 'savedAt'>): Promise<SavedRunSummary> {
+    const saved: SavedRun = { ...run, id: `${run.checkpoint.config.name}-seed${run.checkpoint.config.seed}-${Date.now().toString(36)}`, savedAt: new Date().toISOString() };
+    await request(this.store('readwrite').put(saved));
+    return summarise(saved);
+  }
+
+  async list(): Promise<SavedRunSummary[]> {
+    const all = (await request(this.store('readonly').getAll())) as SavedRun[];
+    return all.map(summarise).sort((a, b) => b.savedAt.localeCompare(a.savedAt));
+  }
+
+  async get(id: string): Promise<SavedRun> {
+    const run = (await request(this.store('readonly').get(id))) as SavedRun | undefined;
+    if (!run) throw new Error(`no saved run ${id} in this browser`);
+    return run;
+  }
+
+  async delete(id: string): Promise<void> {
+    await request(this.store('readwrite').delete(id));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function summarise(r: SavedRun): SavedRunSummary {
+  const c = r.checkpoint.config;
+  return { id: r.id, savedAt: r.savedAt, name: c.name, seed: c.seed, step: r.checkpoint.step, steps: c.steps, modelsLabel: r.modelsLabel };
+}
