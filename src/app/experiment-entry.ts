@@ -12,7 +12,7 @@ import { referencePrograms } from '../sandbox-pyodide/reference-programs';
 import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
 import { mulberry32 } from '../wmrl/random';
 import type { StepRecord } from '../wmrl/trainer';
-import { trimRecord, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
+import { FOLDER_MODELS_PATH, trimRecord, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
 import { createTrainer, type TrainerSession } from './create-trainer';
 import { loadCommittedModels, type ModelSources } from './models';
 
@@ -84,7 +84,10 @@ async function run(request: RunRequest): Promise<RunResult> {
   });
   try {
     progress({ phase: 'startup' });
-    const models = request.models === 'tiny' ? await tinyModels() : await loadCommittedModels();
+    const models =
+      request.models === 'tiny' ? await tinyModels()
+      : request.models === 'committed' ? await loadCommittedModels()
+      : await loadCommittedModels(`/${FOLDER_MODELS_PATH}`, request.models.slice('folder:'.length));
     session = await createTrainer(request.config, { models, pool: request.poolSize === null ? {} : { size: request.poolSize }, executionTimeoutMs: request.executionTimeoutMs });
     startupMs = performance.now() - t0;
     environment = {

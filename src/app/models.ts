@@ -34,7 +34,7 @@ export interface ModelSources {
 const REQUIRED = ['policy.ckpt', 'world-model.onnx', 'tokenizer.json'] as const;
 
 /** Reads /models/manifest.json and returns the sources; a clear error when the models are not built. */
-export async function loadCommittedModels(base = '/models/'): Promise<ModelSources> {
+export async function loadCommittedModels(base = '/models/', name = 'public/models'): Promise<ModelSources> {
   const root = new URL(base, self.location.href);
   const res = await fetch(new URL('manifest.json', root));
   if (!res.ok) throw new Error(`no models at ${root.pathname} (manifest.json: HTTP ${res.status}); build them with the models pipeline (src/cli/build-models.ts)`);
@@ -49,6 +49,6 @@ export async function loadCommittedModels(base = '/models/'): Promise<ModelSourc
     tokenizer: (await tokRes.json()) as TokenizerJSON,
     contextLength: manifest.config.contextLength,
     nHeads: manifest.config.nHeads,
-    label: `public/models (${manifest.files.map((f) => `${f.name} ${f.sha256.slice(0, 8)}`).join(', ')})`,
+    label: `${name} (${manifest.files.map((f) => `${f.name} ${f.sha256.slice(0, 8)}`).join(', ')})`,
   };
 }

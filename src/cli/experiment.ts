@@ -11,7 +11,7 @@
 // skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
 // next time; the other runs continue.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -20,7 +20,7 @@ import { preview, type PreviewServer } from 'vite';
 import { pairedComparison, summarisePresets } from '../experiments/aggregate.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
-import { isRunResult, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
+import { FOLDER_MODELS_PATH, isRunResult, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../wmrl/presets.ts';
 import type { TrainerConfig } from '../wmrl/trainer.ts';
 import { DEFAULT_EVAL_K } from '../wmrl/evaluate.ts';
@@ -41,7 +41,9 @@ const USAGE = `usage: npm run experiment -- [options]
   --eval-k K             programs per held-out task (default ${DEFAULT_EVAL_K})
   --eval-tasks all|N|id,id   held-out tasks: all, the N smallest, or a list (default all)
   --out DIR              output folder (default results/experiment)
-  --models committed|tiny    committed public/models (default) or a tiny random model (plumbing only)
+  --models committed|tiny|DIR   committed public/models (default), a tiny random model (plumbing only), or
+                         another models folder (models pipeline output, e.g. a larger SFT policy)
+  --sft-only             evaluate only the starting policy (the SFT row), train nothing
   --pool N               sandbox workers (default: the pool's own default)
   --exec-timeout-ms N    per-program execution budget (default 20000)
   --run-timeout-min M    a run taking longer is recorded as failed (default 60)
@@ -55,6 +57,8 @@ interface Options {
   presets: PresetId[];
   seeds: number[];
   overrides: Partial<TrainerConfig>;
+  /** The preset whose sampling settings the SFT row uses (the first listed, as before --sft-only existed). */
+  sftConfigFrom: PresetId;
   /** --rho: replaces rho only in presets whose rho lies strictly between 0 and 1. */
   mixedRho: number | undefined;
   evalK: number;
@@ -92,7 +96,7 @@ function parseOptions(argv: string[]): Options {
       lr: { type: 'string' }, 'kl-beta': { type: 'string' }, rho: { type: 'string' },
       out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
-      build: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
+      build: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' }, 'sft-only': { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -138,10 +142,11 @@ function parseOptions(argv: string[]): Options {
   const klBeta = real(values['kl-beta'], '--kl-beta', (x) => x >= 0, 'a non-negative number');
   if (klBeta !== undefined) overrides.klBeta = klBeta;
   const mixedRho = real(values.rho, '--rho', (x) => x > 0 && x < 1, 'a number in (0, 1)');
-  const models = values.models ?? 'committed';
-  if (models !== 'committed' && models !== 'tiny') throw new UsageError(`--models must be committed or tiny, got ${models}`);
+  const models = modelChoice(values.models ?? 'committed');
+  const sftOnly = values['sft-only'] === true;
+  if (sftOnly && values['no-sft']) throw new UsageError('--sft-only and --no-sft exclude each other');
   return {
-    presets: presetList as PresetId[],
+    presets: sftOnly ? [] : (presetList as PresetId[]),
     seeds,
     overrides,
     mixedRho,
@@ -153,6 +158,7 @@ function parseOptions(argv: string[]): Options {
     execTimeoutMs: positiveInt(values['exec-timeout-ms'], '--exec-timeout-ms') ?? 20_000,
     runTimeoutMs: 60_000 * (Number(values['run-timeout-min'] ?? 60) || 60),
     sft: values['no-sft'] !== true,
+    sftConfigFrom: (presetList[0] ?? 'grpo-all-real') as PresetId,
     keepPrograms: values['keep-programs'] === true,
     force: values.force === true,
     build: values.build === true,
@@ -173,6 +179,22 @@ function resolveEvalTasks(spec: string): string[] | null {
   const ids = spec.split(',').map((s) => s.trim()).filter(Boolean);
   for (const id of ids) if (!held.some((t) => t.id === id)) throw new UsageError(`--eval-tasks: ${id} is not a held-out task (held-out: ${held.map((t) => t.id).join(', ')})`);
   return ids;
+}
+
+/** --models: committed, tiny, or a folder holding a models manifest (recorded relative to the project). */
+function modelChoice(v: string): ModelChoice {
+  if (v === 'committed' || v === 'tiny') return v;
+  const dir = resolve(v);
+  if (!existsSync(resolve(dir, 'manifest.json'))) throw new UsageError(`--models ${v}: not committed, tiny, or a folder with a models manifest.json`);
+  return `folder:${relative(root, dir)}`;
+}
+
+/** Copies a `folder:` choice into dist/ where the page loads it (FOLDER_MODELS_PATH). */
+function placeFolderModels(models: ModelChoice): void {
+  const target = resolve(root, 'dist', FOLDER_MODELS_PATH);
+  rmSync(target, { recursive: true, force: true });
+  if (!models.startsWith('folder:')) return;
+  cpSync(resolve(root, models.slice('folder:'.length)), target, { recursive: true });
 }
 
 /** Builds dist/ when the experiment page is missing, when asked, or when dist's models are not the committed ones. */
@@ -287,7 +309,7 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     const r = readResult(p.file) ?? readResult(p.failedFile);
     if (r && sameRequest(r.request, p.request)) runs.push(r);
   }
-  const title = `Experiment: ${opts.presets.join(', ')} x seeds ${opts.seeds.join(', ')}`;
+  const title = `Experiment: ${opts.presets.length > 0 ? opts.presets.join(', ') : SFT_PRESET} x seeds ${opts.seeds.join(', ')}`;
   writeFileSync(resolve(opts.out, 'runs.csv'), runsCsv(runs));
   writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command }) + '\n');
   const summary = {
@@ -318,7 +340,7 @@ async function main(): Promise<void> {
   for (const seed of opts.seeds) {
     const entries: { kind: 'sft' | 'train'; preset: string; config: TrainerConfig }[] = [];
     // The SFT row samples with the first preset's settings (the presets share them).
-    if (opts.sft) entries.push({ kind: 'sft', preset: SFT_PRESET, config: { ...base(seed, opts.presets[0]), name: SFT_PRESET, steps: 0 } });
+    if (opts.sft) entries.push({ kind: 'sft', preset: SFT_PRESET, config: { ...base(seed, opts.sftConfigFrom), name: SFT_PRESET, steps: 0 } });
     for (const id of opts.presets) entries.push({ kind: 'train', preset: id, config: base(seed, id) });
     for (const e of entries) {
       plan.push({
@@ -342,6 +364,7 @@ async function main(): Promise<void> {
   console.log(`experiment: ${plan.length} runs planned, ${todo.length} to run; out ${relative(process.cwd(), opts.out) || '.'}`);
   if (todo.length > 0) {
     ensureBuilt(opts.build);
+    placeFolderModels(opts.models);
     const served = await serve();
     let browser = await launch();
     try {

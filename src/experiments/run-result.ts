@@ -13,7 +13,11 @@ export type RunKind = 'train' | 'sft';
 /** The preset name of the SFT (no RL) rows. */
 export const SFT_PRESET = 'sft';
 
-export type ModelChoice = 'committed' | 'tiny';
+/** 'committed', 'tiny', or `folder:<path>`: another models folder (pipeline output), e.g. a larger SFT policy. */
+export type ModelChoice = 'committed' | 'tiny' | `folder:${string}`;
+
+/** Where the experiment runner places a `folder:` choice inside dist/ for the page to load. */
+export const FOLDER_MODELS_PATH = 'experiment-models/';
 
 export interface RunRequest {
   kind: RunKind;
@@ -26,7 +30,7 @@ export interface RunRequest {
   evalK: number;
   /** Held-out task ids to evaluate on; null: all held-out tasks. */
   evalTaskIds: string[] | null;
-  /** 'committed': public/models; 'tiny': a random tiny model built on the page (plumbing checks only). */
+  /** 'committed': public/models; 'tiny': a random tiny model built on the page (plumbing checks only); 'folder:<path>': that models folder. */
   models: ModelChoice;
   /** Sandbox workers; null: the pool's default. */
   poolSize: number | null;

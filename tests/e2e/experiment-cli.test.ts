@@ -5,7 +5,7 @@
 // them, else the tiny random model (plumbing only).
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCsv } from '../../src/experiments/csv';
@@ -94,5 +94,21 @@ describe('npm run experiment -- --quick', () => {
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('3 runs planned, 0 to run');
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(md);
+  });
+
+  it.runIf(models === 'committed')('--sft-only with --models DIR evaluates that folder\'s policy: a copy of the committed models scores exactly as they do', { timeout: 200_000 }, () => {
+    const folder = join(out, 'models-copy');
+    cpSync(resolve(root, 'public/models'), folder, { recursive: true });
+    const out2 = join(out, 'sft-only');
+    const r = cli(['--quick', '--sft-only', '--models', folder, '--out', out2]);
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(out2, 'runs'))).toEqual(['sft-seed1.json']);
+    const run = JSON.parse(readFileSync(join(out2, 'runs', 'sft-seed1.json'), 'utf8')) as RunResult;
+    expect(run.request.models).toMatch(/^folder:.*models-copy$/);
+    expect(run.environment?.modelsLabel).toMatch(/models-copy \(policy\.ckpt [0-9a-f]{8}/);
+    const committed = JSON.parse(readFileSync(join(out, 'runs', 'sft-seed1.json'), 'utf8')) as RunResult;
+    expect(run.evaluation?.tasks.map((t) => t.scores)).toEqual(committed.evaluation?.tasks.map((t) => t.scores));
+    expect(cli(['--sft-only', '--no-sft']).stderr).toMatch(/exclude each other/);
   });
 });
