@@ -1,0 +1,60 @@
+// npm run compare -- <folder>:<preset> <folder>:<preset> [--metric heldOut] [--ratio] [--json]
+//
+// Seed-by-seed comparison of two presets that may come from different experiment folders (e.g. a
+// sensitivity run against the main run), with the same Student-t interval as the experiment
+// tables. Refuses pairs whose held-out evaluations differ (k, tasks, temperature, token budget).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { METRICS, type MetricKey } from '../experiments/aggregate.ts';
+import { compareSides, type ComparisonSide } from '../experiments/cross-compare.ts';
+import { formatInterval } from '../experiments/report.ts';
+import { isRunResult, type RunResult } from '../experiments/run-result.ts';
+
+const USAGE = `usage: npm run compare -- <folder>:<preset> <folder>:<preset> [--metric KEY] [--ratio] [--json]
+  e.g.   npm run compare -- results/sensitivity-kl0.04:wmrl results/main:wmrl
+  metrics: ${METRICS.map((m) => m.key).join(', ')} (default heldOut); differences unless --ratio`;
+
+function side(spec: string): ComparisonSide {
+  const at = spec.lastIndexOf(':');
+  if (at <= 0) throw new Error(`${spec}: expected <folder>:<preset>`);
+  const folder = spec.slice(0, at);
+  const preset = spec.slice(at + 1);
+  const dir = resolve(folder, 'runs');
+  if (!existsSync(dir)) throw new Error(`${folder}: no runs/ folder (is it an experiment's --out?)`);
+  const runs: RunResult[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json') && !x.endsWith('.failed.json'))) {
+    const r: unknown = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    if (isRunResult(r) && r.preset === preset && r.status === 'ok') runs.push(r);
+  }
+  if (runs.length === 0) throw new Error(`${folder}: no successful runs of ${preset}`);
+  return { label: spec, runs };
+}
+
+function main(): void {
+  const { values, positionals } = parseArgs({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
+  if (values.help || positionals.length !== 2) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const metric = (values.metric ?? 'heldOut') as MetricKey;
+  const spec = METRICS.find((m) => m.key === metric);
+  if (!spec) throw new Error(`unknown metric ${metric} (known: ${METRICS.map((m) => m.key).join(', ')})`);
+  const c = compareSides(side(positionals[0]), side(positionals[1]), metric, values.ratio ? 'ratio' : 'difference');
+  if (values.json) {
+    console.log(JSON.stringify(c, null, 2));
+    return;
+  }
+  const op = c.kind === 'ratio' ? '/' : '-';
+  const digits = c.kind === 'ratio' ? 2 : spec.digits;
+  console.log(`${c.a} ${op} ${c.b} (${spec.label})`);
+  console.log(`per seed: ${c.seeds.map((s, i) => `${s}: ${c.perSeed[i].toFixed(digits)}`).join(', ') || 'no seed has both runs'}`);
+  console.log(`mean [95% Student-t interval]: ${formatInterval(c.interval, digits)}`);
+}
+
+try {
+  main();
+} catch (e) {
+  console.error(`compare: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+}
