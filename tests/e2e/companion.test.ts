@@ -99,6 +99,15 @@ describe('the paper, live (#/paper)', () => {
     await ours.waitFor({ timeout: 30_000 });
     expect(await ours.textContent()).toMatch(/wmrl\s*\d+\s*\d+\.\d \[/);
     expect(await text(page, 'ours-claim1')).toMatch(/\d\.\d\d \[\d\.\d\d, \d\.\d\d\]×/);
+    // The main experiment comes first; the reader can switch to any other published one.
+    expect(await ours.locator('caption').textContent()).toContain('run main');
+    expect(await text(page, 'ours-claim5')).toMatch(/-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]/);
+    const names = await page.locator('[data-testid=ours-pick] option').allTextContents();
+    expect(names).toEqual(expect.arrayContaining(['main', 'claim4-medium']));
+    await page.selectOption('[data-testid=ours-pick]', 'claim4-medium');
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run claim4-medium'));
+    expect(await ours.textContent()).toMatch(/SFT policy \(no RL\)\s*5\s*\d+\.\d \[/);
+    await page.selectOption('[data-testid=ours-pick]', 'main');
     expect(await page.locator('[data-testid=paper-table] tbody tr').count()).toBe(7);
 
     // Recomputation times, as measured by the page itself.
