@@ -70,6 +70,9 @@ describe('Playground (#/playground)', () => {
     expect(pct).toBeGreaterThan(0);
     expect(pct).toBeLessThanOrEqual(1);
     expect(await text(page, 'result-time')).toMatch(/^[\d.]+ s/);
+    // The frozen world model's guess, read from the card and the code alone (wasm: SwiftShader is passed over).
+    const guess = await text(page, 'result-wm-guess');
+    expect(guess).toMatch(/^0\.\d{3} .*without running it.*wasm, \d+ ms/s);
   });
 
   it('a crashing program shows its traceback, scores 0, and its text stays in the editor', async () => {
@@ -81,6 +84,8 @@ describe('Playground (#/playground)', () => {
     expect(tb).toContain('line 4, in fit');
     expect(tb).toContain('ZeroDivisionError');
     expect(Number((await text(page, 'result-percentile')).split(' ')[0])).toBe(0);
+    // The world model still guesses: it reads the program, it does not run it.
+    expect(await text(page, 'result-wm-guess')).toMatch(/^0\.\d{3} /);
     expect(await page.inputValue('[data-testid=program]')).toBe(CRASH);
 
     // An empty program is refused with a message, before anything runs.

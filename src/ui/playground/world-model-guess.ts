@@ -1,0 +1,48 @@
+// The world model's guess for a Playground run: the frozen scorer of the paper reads the task card and
+// the program text (it never runs the program) and predicts the leaderboard percentile. Shown beside
+// the real, executed score, it makes the world model's strengths and blind spots visible program by
+// program. The worker and the committed models load on the first run only.
+import { loadCommittedModels } from '../../app/models';
+import { startWorldModelWorker, type WorldModelWorkerHandle } from '../../workers/world-model-client';
+import type { WorldModelBackend } from '../../workers/world-model-api';
+
+export interface WorldModelGuess {
+  /** Raw predicted percentile s in (0, 1): no calibration here (that needs anchors from a run). */
+  score: number;
+  backend: WorldModelBackend;
+  /** True when card + program were longer than the model's context and the program was cut. */
+  truncated: boolean;
+  ms: number;
+}
+
+export class LazyWorldModel {
+  private handle: WorldModelWorkerHandle | null = null;
+  private ready: Promise<WorldModelWorkerHandle> | null = null;
+
+  private start(): Promise<WorldModelWorkerHandle> {
+    this.ready ??= (async () => {
+      const models = await loadCommittedModels();
+      const handle = startWorldModelWorker();
+      this.handle = handle;
+      await handle.load({ model: models.worldModel, tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads });
+      return handle;
+    })().catch((e: unknown) => {
+      // A later run tries again (e.g. after the models were built).
+      this.close();
+      throw e;
+    });
+    return this.ready;
+  }
+
+  async guess(card: string, program: string): Promise<WorldModelGuess> {
+    const handle = await this.start();
+    const r = await handle.api.score([{ card, program }]);
+    return { score: r.scores[0], backend: r.backend, truncated: r.truncated > 0, ms: r.ms };
+  }
+
+  close(): void {
+    this.handle?.terminate();
+    this.handle = null;
+    this.ready = null;
+  }
+}
