@@ -3,6 +3,7 @@
 // (ratios and differences computed seed by seed, so the shared randomness of a seed cancels).
 import { COST_COMPONENTS, type CostComponent } from '../wmrl/cost.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
+import { pairwiseAccuracy } from '../pipeline/rank-metrics.ts';
 import { SFT_PRESET, type RunResult, type TrimmedStepRecord } from './run-result.ts';
 
 export type MetricKey =
@@ -22,7 +23,9 @@ export type MetricKey =
   | 'wmScoreFirst'
   | 'wmScoreLast'
   | 'tokensFirst'
-  | 'tokensLast';
+  | 'tokensLast'
+  | 'wmPairwiseAccuracy'
+  | 'wmValidityAccuracy';
 
 export interface MetricSpec {
   key: MetricKey;
@@ -56,12 +59,40 @@ export const METRICS: readonly MetricSpec[] = [
   { key: 'wmScoreLast', label: 'raw world-model score, last step', digits: 3, training: true },
   { key: 'tokensFirst', label: 'program tokens, first step', digits: 1, training: true },
   { key: 'tokensLast', label: 'program tokens, last step', digits: 1, training: true },
+  // What the world-model stream needs: within a group, does s order the programs as y does? 0.5 is chance.
+  { key: 'wmPairwiseAccuracy', label: 'world-model pairwise accuracy on anchors', digits: 3, training: true },
+  // The same over pairs where exactly one program ran: does s prefer the one that works?
+  { key: 'wmValidityAccuracy', label: 'world model prefers the valid one (failed vs valid pairs)', digits: 3, training: true },
 ];
 
 /** Mean raw world-model score s over a step's programs; undefined when the world model was not called. */
 function meanWmScore(step: TrimmedStepRecord): number | undefined {
   const s = step.groups.flatMap((g) => g.wmScores ?? []);
   return s.length > 0 ? s.reduce((a, b) => a + b, 0) / s.length : undefined;
+}
+
+/**
+ * Over the run's anchor groups (where both s and y exist): the share of program pairs with different
+ * real scores that the world-model scores order the same way (pairwiseAccuracy, ties half).
+ */
+function wmPairwiseAccuracy(records: readonly TrimmedStepRecord[], failedVsValidOnly = false): number | undefined {
+  const truth: number[] = [];
+  const pred: number[] = [];
+  const group: string[] = [];
+  for (const step of records) {
+    step.groups.forEach((g, k) => {
+      if (!g.realScores || !g.wmScores) return;
+      for (let i = 0; i < g.realScores.length; i++) {
+        // For the validity question the truth is only "ran and was graded" (1) or not (0), and a pair
+        // of two valid (or two failed) programs falls out because its truths are equal.
+        truth.push(failedVsValidOnly ? (g.statuses?.[i] === 'ok' ? 1 : 0) : g.realScores[i]);
+        pred.push(g.wmScores[i]);
+        group.push(`${step.step}/${k}`);
+      }
+    });
+  }
+  const r = pairwiseAccuracy(truth, pred, group);
+  return r.pairs > 0 ? r.accuracy : undefined;
 }
 
 function meanTokens(step: TrimmedStepRecord): number | undefined {
@@ -99,6 +130,8 @@ export function runMetrics(r: RunResult): RunMetrics {
       put('wmScoreLast', meanWmScore(last));
       put('tokensFirst', meanTokens(first));
       put('tokensLast', meanTokens(last));
+      put('wmPairwiseAccuracy', wmPairwiseAccuracy(r.records));
+      put('wmValidityAccuracy', wmPairwiseAccuracy(r.records, true));
     }
   }
   return m;

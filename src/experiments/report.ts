@@ -84,7 +84,7 @@ export function renderReport(input: ReportInput): string {
   const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.sandbox', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight'];
   lines.push(table(['preset', ...computeKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...computeKeys.map((k) => cell(s, k))])));
   lines.push('', '## Training signals (first and last step)', '');
-  const signalKeys: MetricKey[] = ['wmScoreFirst', 'wmScoreLast', 'tokensFirst', 'tokensLast'];
+  const signalKeys: MetricKey[] = ['wmScoreFirst', 'wmScoreLast', 'tokensFirst', 'tokensLast', 'wmPairwiseAccuracy', 'wmValidityAccuracy'];
   lines.push(table(['preset', ...signalKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...signalKeys.map((k) => cell(s, k))])));
   lines.push('', '## Claims measured in this invocation', '');
   const has = (p: string) => runs.some((r) => r.preset === p && r.status === 'ok');

@@ -126,6 +126,20 @@ describe('report and CSV', () => {
     expect(compute).not.toContain(`| ${SFT_PRESET} |`);
   });
 
+  it("measures the world model's within-group ranking on anchor groups only", () => {
+    const group = (real: number[] | null, wm: number[] | null, statuses = ['error', 'ok', 'ok']) => ({ realScores: real, wmScores: wm, statuses, programTokens: [1, 1, 1] });
+    const records = [
+      { step: 0, fusion: { wA: 0.5 }, groups: [group([0, 0.5, 0.9], [0.2, 0.6, 0.4]), group(null, [0.9, 0.1, 0.5])] },
+      { step: 1, fusion: { wA: 0.5 }, groups: [group([0.3, 0.3, 0.3], [0.1, 0.2, 0.3])] }, // no pair with different y
+    ] as unknown as RunResult['records'];
+    const m = runMetrics({ ...run('wmrl', 1, 0.3, wmrlCost(1)), records });
+    expect(m.wmPairwiseAccuracy).toBeCloseTo(2 / 3, 12); // (0, 0.5) and (0, 0.9) ordered right, (0.5, 0.9) wrong
+    // failed vs valid: the failed program (s 0.2) against both valid ones (0.6, 0.4): both right; step 1 adds (s 0.1 failed vs 0.2, 0.3): both right
+    expect(m.wmValidityAccuracy).toBe(1);
+    const noWm = [{ step: 0, fusion: { wA: 1 }, groups: [group([0.1, 0.5, 0.9], null)] }] as unknown as RunResult['records'];
+    expect(runMetrics({ ...run('grpo-all-real', 1, 0.3, grpoCost(1)), records: noWm }).wmPairwiseAccuracy).toBeUndefined();
+  });
+
   it('renders claim 5 (shuffled world-model scores against WMRL) when both ran', () => {
     const withWeights = (r: RunResult, wA: number[]): RunResult => ({ ...r, records: wA.map((w) => ({ fusion: { wA: w }, groups: [] }) as unknown as RunResult['records'][number]) });
     const runs = [1, 2, 3].flatMap((seed) => [
