@@ -1,4 +1,8 @@
 // npm run compare -- <folder>:<preset> <folder>:<preset> [--metric heldOut] [--ratio] [--json]
+// npm run compare -- --anchor-pairs <folder>:<preset> [<folder>:<preset> ...]
+//
+// The second form pools the anchor groups of all the given runs and says how often the world-model
+// score orders two programs as their real scores do (all pairs, and failed-vs-valid pairs).
 //
 // Seed-by-seed comparison of two presets that may come from different experiment folders (e.g. a
 // sensitivity run against the main run), with the same Student-t interval as the experiment
@@ -6,12 +10,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { METRICS, type MetricKey } from '../experiments/aggregate.ts';
+import { anchorPairAccuracy, METRICS, type MetricKey } from '../experiments/aggregate.ts';
 import { compareSides, type ComparisonSide } from '../experiments/cross-compare.ts';
 import { formatInterval } from '../experiments/report.ts';
 import { isRunResult, type RunResult } from '../experiments/run-result.ts';
 
 const USAGE = `usage: npm run compare -- <folder>:<preset> <folder>:<preset> [--metric KEY] [--ratio] [--json]
+       npm run compare -- --anchor-pairs <folder>:<preset> [<folder>:<preset> ...]
   e.g.   npm run compare -- results/sensitivity-kl0.04:wmrl results/main:wmrl
   metrics: ${METRICS.map((m) => m.key).join(', ')} (default heldOut); differences unless --ratio`;
 
@@ -32,7 +37,11 @@ function side(spec: string): ComparisonSide {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' }, 'anchor-pairs': { type: 'boolean' } }, allowPositionals: true });
+  if (values['anchor-pairs'] && positionals.length > 0) {
+    pooledAnchorPairs(positionals.map(side));
+    return;
+  }
   if (values.help || positionals.length !== 2) {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
@@ -50,6 +59,22 @@ function main(): void {
   console.log(`${c.a} ${op} ${c.b} (${spec.label})`);
   console.log(`per seed: ${c.seeds.map((s, i) => `${s}: ${c.perSeed[i].toFixed(digits)}`).join(', ') || 'no seed has both runs'}`);
   console.log(`mean [95% Student-t interval]: ${formatInterval(c.interval, digits)}`);
+}
+
+/** Pooled over every anchor group of the given runs: pairs ordered as y, overall and failed-vs-valid. */
+function pooledAnchorPairs(sides: ComparisonSide[]): void {
+  for (const failedVsValid of [false, true]) {
+    let agree = 0;
+    let pairs = 0;
+    for (const s of sides) for (const r of s.runs) {
+      const a = anchorPairAccuracy(r.records, failedVsValid);
+      if (a.pairs === 0) continue;
+      agree += a.accuracy * a.pairs;
+      pairs += a.pairs;
+    }
+    const what = failedVsValid ? 'failed-vs-valid pairs where s prefers the valid program' : 'pairs with different y that s orders as y';
+    console.log(`${what}: ${pairs === 0 ? 'no pairs' : `${(agree / pairs).toFixed(3)} of ${pairs}`}`);
+  }
 }
 
 try {

@@ -75,7 +75,7 @@ function meanWmScore(step: TrimmedStepRecord): number | undefined {
  * Over the run's anchor groups (where both s and y exist): the share of program pairs with different
  * real scores that the world-model scores order the same way (pairwiseAccuracy, ties half).
  */
-function wmPairwiseAccuracy(records: readonly TrimmedStepRecord[], failedVsValidOnly = false): number | undefined {
+export function anchorPairAccuracy(records: readonly TrimmedStepRecord[], failedVsValidOnly = false): { accuracy: number; pairs: number } {
   const truth: number[] = [];
   const pred: number[] = [];
   const group: string[] = [];
@@ -91,7 +91,11 @@ function wmPairwiseAccuracy(records: readonly TrimmedStepRecord[], failedVsValid
       }
     });
   }
-  const r = pairwiseAccuracy(truth, pred, group);
+  return pairwiseAccuracy(truth, pred, group);
+}
+
+function wmPairwiseAccuracy(records: readonly TrimmedStepRecord[], failedVsValidOnly = false): number | undefined {
+  const r = anchorPairAccuracy(records, failedVsValidOnly);
   return r.pairs > 0 ? r.accuracy : undefined;
 }
 
