@@ -5,7 +5,8 @@
 // model's scores across all programs of a step (seeded): every program gets the score of a program
 // drawn at random from the same step, so the scores keep their distribution (the calibrator and the
 // variance estimates see realistic values) but carry no information about the program they are
-// attached to. Fusion should then see a large residual r and lean on the anchors (w_A up).
+// attached to. Fusion should then see a large residual r and lean on the anchors, as far as its
+// ceiling K_A / (K_A + 1) allows with K_A anchor groups a step (docs/method.md).
 
 import { mulberry32, shuffleInPlace } from './random.ts';
 
