@@ -75,7 +75,13 @@ function meanWmScore(step: TrimmedStepRecord): number | undefined {
  * Over the run's anchor groups (where both s and y exist): the share of program pairs with different
  * real scores that the world-model scores order the same way (pairwiseAccuracy, ties half).
  */
-export function anchorPairAccuracy(records: readonly TrimmedStepRecord[], failedVsValidOnly = false): { accuracy: number; pairs: number } {
+/** What anchorPairAccuracy reads of a step record (full or trimmed). */
+export interface AnchorPairSource {
+  step: number;
+  groups: readonly { realScores: readonly number[] | null; wmScores: readonly number[] | null; statuses: readonly string[] | null }[];
+}
+
+export function anchorPairAccuracy(records: readonly AnchorPairSource[], failedVsValidOnly = false): { accuracy: number; pairs: number } {
   const truth: number[] = [];
   const pred: number[] = [];
   const group: string[] = [];

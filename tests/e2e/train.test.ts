@@ -54,6 +54,8 @@ describe('the Train view (#/train)', () => {
     const last = await page.locator('[data-testid=last-step]').textContent();
     expect(last).toMatch(/mean reward/);
     expect(last).toMatch(/1\/2 groups/);
+    // The world model's ranking on the executed group: a share of the pairs, or none when both scored alike.
+    expect(await page.locator('[data-testid=wm-ranking]').textContent()).toMatch(/^(0\.\d\d|1\.00) of 1$|^no pairs yet$/);
     // The six charts of the run are drawn from the measured step.
     expect(await page.locator('figure svg[role=img]').count()).toBeGreaterThanOrEqual(6);
     mkdirSync(artifacts, { recursive: true });
