@@ -9,16 +9,10 @@ import type { Model } from '../model/init.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import { deriveSeed, mulberry32 } from '../wmrl/random.ts';
 import type { CorpusEntry } from './corpus.ts';
-import { trainSteps } from './train-steps.ts';
+import { trainSteps, type TrainStepsOptions } from './train-steps.ts';
 
-export interface SftOptions {
+export interface SftOptions extends TrainStepsOptions {
   seed: number;
-  steps: number;
-  batchSize: number;
-  peakLr: number;
-  warmup: number;
-  weightDecay: number;
-  maxGradNorm: number;
   /** wasm threads for onnxruntime-web */
   threads?: number;
   log?: (line: string) => void;

@@ -11,17 +11,12 @@ import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import { deriveSeed, mulberry32, sampleIndices } from '../wmrl/random.ts';
 import { meanAbsoluteError, pairwiseAccuracy, spearman } from './rank-metrics.ts';
-import { trainSteps } from './train-steps.ts';
+import { trainSteps, type TrainStepsOptions } from './train-steps.ts';
 import type { WmExample } from './wm-data.ts';
 
-export interface WmTrainOptions {
+export interface WmTrainOptions extends TrainStepsOptions {
   seed: number;
-  steps: number;
-  batchSize: number;
-  peakLr: number;
-  warmup: number;
-  weightDecay: number;
-  maxGradNorm: number;
+  /** wasm threads for onnxruntime-web */
   threads?: number;
   log?: (line: string) => void;
 }
