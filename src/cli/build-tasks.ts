@@ -1,4 +1,4 @@
-// Builds the task suite from the shared data sets: for each manifest entry, a seeded split into
+// Builds the task suite from the data sets in data/datasets: for each manifest entry, a seeded split into
 // public/tasks/<id>/{train.csv,test.csv,labels.json,task.json}, an index.json for the registry,
 // and the data's PROVENANCE.md copied next to it. Deterministic: rerunning gives identical files.
 // Usage: npx tsx src/cli/build-tasks.ts [--datasets <dir>] [--out <dir>]
@@ -18,7 +18,7 @@ function arg(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 
-const datasetsDir = resolve(arg('--datasets', join(repoRoot, '..', 'shared', 'datasets')));
+const datasetsDir = resolve(arg('--datasets', join(repoRoot, 'data', 'datasets')));
 const outDir = resolve(arg('--out', join(repoRoot, 'public', 'tasks')));
 
 const manifest = JSON.parse(readFileSync(join(datasetsDir, 'manifest.json'), 'utf8')) as ManifestEntry[];

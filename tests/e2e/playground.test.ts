@@ -30,7 +30,7 @@ async function runAndWait(page: Page): Promise<void> {
 }
 
 function carsCsv(rows: number): Buffer {
-  const [header, ...data] = parseCsvRecords(readFileSync(resolve(root, '../shared/datasets/train/vega_cars.csv'), 'utf8'));
+  const [header, ...data] = parseCsvRecords(readFileSync(resolve(root, 'data/datasets/train/vega_cars.csv'), 'utf8'));
   return Buffer.from(writeCsv(header, data.slice(0, rows)));
 }
 

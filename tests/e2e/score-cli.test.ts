@@ -10,7 +10,7 @@ import { parseCsvRecords, writeCsv } from '../../src/tasks/csv';
 import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner';
 
 const root = resolve(import.meta.dirname, '../..');
-const carsCsv = resolve(root, '../shared/datasets/train/vega_cars.csv');
+const carsCsv = resolve(root, 'data/datasets/train/vega_cars.csv');
 
 interface Run {
   code: number | null;

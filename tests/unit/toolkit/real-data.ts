@@ -1,4 +1,4 @@
-// Small real-data fixtures for the toolkit: a seeded split of a data set from ../shared/datasets
+// Small real-data fixtures for the toolkit: a seeded split of a data set from data/datasets
 // into the three files a program reads, plus the hidden test labels for scoring.
 
 import { readFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ export interface SplitTask {
 }
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const DATASETS_DIR = join(REPO, '..', 'shared', 'datasets');
+export const DATASETS_DIR = join(REPO, 'data', 'datasets');
 
 export function manifest(): ManifestEntry[] {
   return JSON.parse(readFileSync(join(DATASETS_DIR, 'manifest.json'), 'utf8')) as ManifestEntry[];
