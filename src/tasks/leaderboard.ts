@@ -2,7 +2,8 @@
 // once. Programs that write identical prediction vectors are one entry (many preprocessing variants
 // are the same program on clean data), so no single behaviour is over-weighted.
 
-import { computeMetric } from './metrics.ts';
+import { computeMetric, type PredictionVector } from './metrics.ts';
+import { assertFiniteBoard } from './percentile.ts';
 import { checkPredictions, predictionKey } from './predictions.ts';
 import type { Direction, MetricName, TaskLabels, TaskMeta } from './task-types.ts';
 
@@ -57,7 +58,24 @@ export function scorePredictions(meta: TaskMeta, labels: TaskLabels, csvText: st
     positive: meta.positive,
     negative: negativeClass(meta),
   });
+  // Finite predictions can still overflow a metric (1e308 squared is Infinity). Such a value has no
+  // place on a leaderboard: the run fails here, before any percentile or medal is computed.
+  if (!Number.isFinite(value)) return { ok: false, message: nonFiniteMetricMessage(meta.metric, value, check.predictions) };
   return { ok: true, value, key: predictionKey(check.predictions) };
+}
+
+/** Why a metric came out NaN or infinite, naming the largest prediction when the predictions are numbers. */
+export function nonFiniteMetricMessage(metric: MetricName, value: number, predictions: PredictionVector): string {
+  let where = '';
+  if (predictions.kind === 'numeric' && predictions.values.length > 0) {
+    let at = 0;
+    predictions.values.forEach((v, i) => {
+      if (Math.abs(v) > Math.abs(predictions.values[at])) at = i;
+    });
+    where = ` (largest prediction: ${predictions.values[at]} at row ${at + 1})`;
+  }
+  const why = Number.isNaN(value) ? 'the metric is undefined for these predictions' : 'the predictions are too large to score';
+  return `predictions.csv gives ${metric} = ${value}, not a finite number: ${why}${where}; the run fails and scores 0`;
 }
 
 export function buildLeaderboard(
@@ -87,6 +105,9 @@ export function buildLeaderboard(
   return { version: 1, taskId: meta.id, metric: meta.metric, direction: meta.direction, entries, failed, provenance };
 }
 
+/** The entries' metric values; throws when one is not a finite number (JSON turns Infinity into null). */
 export function leaderboardValues(lb: Pick<Leaderboard, 'entries'>): number[] {
-  return lb.entries.map((e) => e.value);
+  const values = lb.entries.map((e) => e.value);
+  assertFiniteBoard(values);
+  return values;
 }

@@ -7,7 +7,7 @@
 //   N >= 1000:      gold top 10 + 0.2% N,    silver top 5%,   bronze top 10%
 // Percentages are floored and at least one place (as in MLE-bench's grade_helpers.rank_score).
 
-import { isBetter, sortBestFirst } from './percentile.ts';
+import { assertFiniteBoard, isBetter, sortBestFirst } from './percentile.ts';
 import type { Direction } from './task-types.ts';
 
 export type Medal = 'gold' | 'silver' | 'bronze';
@@ -37,13 +37,15 @@ export interface MedalThresholds {
 
 /** Metric values at the medal places of a leaderboard. */
 export function medalThresholds(leaderboard: readonly number[], direction: Direction): MedalThresholds {
+  assertFiniteBoard(leaderboard);
   const sorted = sortBestFirst(leaderboard, direction);
   const places = medalPlaces(sorted.length);
   return { gold: sorted[places.gold - 1], silver: sorted[places.silver - 1], bronze: sorted[places.bronze - 1] };
 }
 
+/** The medal `value` earns; never one for a value that is not finite (NaN, ±Infinity). */
 export function medalFor(value: number, leaderboard: readonly number[], direction: Direction): Medal | null {
-  if (leaderboard.length === 0) return null;
+  if (!Number.isFinite(value) || leaderboard.length === 0) return null;
   const t = medalThresholds(leaderboard, direction);
   const reaches = (threshold: number): boolean => !isBetter(threshold, value, direction);
   if (reaches(t.gold)) return 'gold';
