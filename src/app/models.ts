@@ -1,22 +1,20 @@
 // The committed models (public/models, built by the models pipeline): the manifest says which files
-// exist, their sizes and hashes, and the configuration. The app loads them by URL from here.
-import type { ModelConfig } from '../model/config';
+// exist, their sizes and hashes, and the configuration. The page fetches each file once, checks it
+// against the manifest (size, sha256) and hands the checked bytes to the workers, so a truncated or
+// replaced file is refused here with its name instead of failing, or training, further on.
 import type { TokenizerJSON } from '../model/tokenizer';
+import {
+  ModelIntegrityError,
+  MODEL_REMEDY,
+  REQUIRED_MODEL_FILES,
+  manifestEntry,
+  parseModelsManifest,
+  subtleSha256Hex,
+  verifyModelFile,
+  type ModelsManifest,
+} from '../model/model-integrity';
 
-export interface ModelsManifestFile {
-  name: string;
-  bytes: number;
-  sha256: string;
-  role: string;
-}
-
-export interface AppModelsManifest {
-  format: 'wmrl-models';
-  version: 1;
-  files: ModelsManifestFile[];
-  config: ModelConfig;
-  [key: string]: unknown;
-}
+export type { ModelsManifest as AppModelsManifest, ModelsManifestFile } from '../model/model-integrity';
 
 /** What the trainer needs to start the policy and the world model. */
 export interface ModelSources {
@@ -31,22 +29,49 @@ export interface ModelSources {
   label: string;
 }
 
-const REQUIRED = ['policy.ckpt', 'world-model.onnx', 'tokenizer.json'] as const;
+/** Fetches one file of the models folder; `path` names it in messages. */
+async function fetchBytes(url: URL, path: string): Promise<Uint8Array> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new ModelIntegrityError(path, `${path}: could not be fetched (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (!res.ok) throw new ModelIntegrityError(path, `${path}: HTTP ${res.status}; the file is missing — ${MODEL_REMEDY}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
 
-/** Reads /models/manifest.json and returns the sources; a clear error when the models are not built. */
+/**
+ * Reads <base>/manifest.json and every model file it lists as required, each checked against the
+ * manifest before use; `name` is how messages name the folder (public/models, or a --models folder).
+ */
 export async function loadCommittedModels(base = '/models/', name = 'public/models'): Promise<ModelSources> {
   const root = new URL(base, self.location.href);
+  const manifestPath = `${name}/manifest.json`;
   const res = await fetch(new URL('manifest.json', root));
-  if (!res.ok) throw new Error(`no models at ${root.pathname} (manifest.json: HTTP ${res.status}); build them with the models pipeline (src/cli/build-models.ts)`);
-  const manifest = (await res.json()) as AppModelsManifest;
-  if (manifest.format !== 'wmrl-models' || manifest.version !== 1) throw new Error(`models manifest: format ${String(manifest.format)} v${String(manifest.version)} is not supported`);
-  for (const name of REQUIRED) if (!manifest.files.some((f) => f.name === name)) throw new Error(`models manifest lists no ${name}`);
-  const tokRes = await fetch(new URL('tokenizer.json', root));
-  if (!tokRes.ok) throw new Error(`models: tokenizer.json: HTTP ${tokRes.status}`);
+  if (!res.ok) throw new Error(`no models at ${root.pathname} (manifest.json: HTTP ${res.status}); build them with the models pipeline (npm run build:models)`);
+  const manifest: ModelsManifest = parseModelsManifest(await res.text(), manifestPath);
+  const bytes = await Promise.all(
+    REQUIRED_MODEL_FILES.map(async (file) => {
+      const entry = manifestEntry(manifest, file, manifestPath);
+      const path = `${name}/${file}`;
+      const b = await fetchBytes(new URL(file, root), path);
+      await verifyModelFile(path, b, entry, subtleSha256Hex);
+      return b;
+    }),
+  );
+  const [policy, worldModel, tokenizer] = bytes;
+  let tokenizerJson: TokenizerJSON;
+  try {
+    tokenizerJson = JSON.parse(new TextDecoder().decode(tokenizer)) as TokenizerJSON;
+  } catch (e) {
+    // Matches its manifest entry yet is not JSON: the manifest was rebuilt from a broken file.
+    throw new ModelIntegrityError(`${name}/tokenizer.json`, `${name}/tokenizer.json: not valid JSON (${e instanceof Error ? e.message : String(e)}); ${MODEL_REMEDY}`);
+  }
   return {
-    policyCheckpoint: new URL('policy.ckpt', root).href,
-    worldModel: new URL('world-model.onnx', root).href,
-    tokenizer: (await tokRes.json()) as TokenizerJSON,
+    policyCheckpoint: policy.buffer.slice(policy.byteOffset, policy.byteOffset + policy.byteLength) as ArrayBuffer,
+    worldModel,
+    tokenizer: tokenizerJson,
     contextLength: manifest.config.contextLength,
     nHeads: manifest.config.nHeads,
     label: `${name} (${manifest.files.map((f) => `${f.name} ${f.sha256.slice(0, 8)}`).join(', ')})`,

@@ -24,6 +24,8 @@ import { FOLDER_MODELS_PATH, isRunResult, runFileName, SFT_PRESET, type ModelCho
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../wmrl/presets.ts';
 import type { TrainerConfig } from '../wmrl/trainer.ts';
 import { DEFAULT_EVAL_K } from '../wmrl/evaluate.ts';
+import { ModelIntegrityError } from '../model/model-integrity.ts';
+import { readVerifiedModels } from './model-files.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -197,6 +199,20 @@ function placeFolderModels(models: ModelChoice): void {
   cpSync(resolve(root, models.slice('folder:'.length)), target, { recursive: true });
 }
 
+/** The models folder a choice reads (null for the tiny random model, made in the page). */
+function modelsFolder(models: ModelChoice, under: 'source' | 'served'): string | null {
+  if (models === 'tiny') return null;
+  if (models === 'committed') return resolve(root, under === 'source' ? 'public/models' : 'dist/models');
+  return under === 'source' ? resolve(root, models.slice('folder:'.length)) : resolve(root, 'dist', FOLDER_MODELS_PATH);
+}
+
+/** Checks the chosen models against their manifest (size, sha256) before any browser starts. */
+async function verifyModels(models: ModelChoice, under: 'source' | 'served'): Promise<void> {
+  const dir = modelsFolder(models, under);
+  // dist/ holds copies: the fix there is a fresh build, not touching the models.
+  if (dir) await readVerifiedModels(dir, root, under === 'served' ? 'rebuild dist/ with --build (vite build copies the models again)' : undefined);
+}
+
 /** Builds dist/ when the experiment page is missing, when asked, or when dist's models are not the committed ones. */
 function ensureBuilt(force: boolean): void {
   const why = force
@@ -363,8 +379,11 @@ async function main(): Promise<void> {
   }
   console.log(`experiment: ${plan.length} runs planned, ${todo.length} to run; out ${relative(process.cwd(), opts.out) || '.'}`);
   if (todo.length > 0) {
+    await verifyModels(opts.models, 'source');
     ensureBuilt(opts.build);
     placeFolderModels(opts.models);
+    // The page loads dist's copy, which a stale build or a hand edit can make differ.
+    await verifyModels(opts.models, 'served');
     const served = await serve();
     let browser = await launch();
     try {
@@ -395,6 +414,10 @@ main().catch((e: unknown) => {
   if (e instanceof UsageError) {
     console.error(`experiment: ${e.message}${e.showUsage ? `\n${USAGE}` : ''}`);
     process.exit(2);
+  }
+  if (e instanceof ModelIntegrityError) {
+    console.error(`experiment: ${e.message}`);
+    process.exit(1);
   }
   console.error(e);
   process.exit(1);
