@@ -1,6 +1,6 @@
 // `npm run build:models`: the models pipeline (src/pipeline/run-pipeline.ts) from the command line.
 //   tsx src/cli/build-models.ts [--seed 1] [--config small] [--stage all|<stage>|<from>..<to>] [--quick]
-//                               [--sft-steps N] [--wm-steps N] [--samples-per-task K] [--threads N]
+//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--samples-per-task K] [--threads N]
 //                               [--out public/models] [--work .cache/models-build]
 //                               [--world-model-from DIR]  (export: take DIR's world model, same tokenizer required)
 // Sampled programs run only in the browser sandbox (headless Chromium), never in Node.
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       quick: { type: 'boolean', default: false },
       'sft-steps': { type: 'string' },
       'wm-steps': { type: 'string' },
+      'wm-epochs': { type: 'string' },
       'samples-per-task': { type: 'string' },
       context: { type: 'string' },
       threads: { type: 'string' },
@@ -46,7 +47,11 @@ async function main(): Promise<void> {
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
   const settings = values.quick ? quickSettings(seed) : fullSettings(seed, values.config as ConfigName);
   if (values['sft-steps']) settings.sft.steps = Number(values['sft-steps']);
-  if (values['wm-steps']) settings.wm.steps = Number(values['wm-steps']);
+  if (values['wm-steps']) {
+    settings.wm.steps = Number(values['wm-steps']);
+    delete settings.wm.epochs;
+  }
+  if (values['wm-epochs']) settings.wm.epochs = Number(values['wm-epochs']);
   if (values['samples-per-task']) settings.samples.perTask = Number(values['samples-per-task']);
   if (values.context) settings.contextLength = Number(values.context);
   if (values.threads) settings.threads = Number(values.threads);

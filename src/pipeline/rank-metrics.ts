@@ -61,3 +61,42 @@ export function meanAbsoluteError(truth: readonly number[], pred: readonly numbe
   if (truth.length === 0) return Number.NaN;
   return truth.reduce((s, t, i) => s + Math.abs(t - pred[i]), 0) / truth.length;
 }
+
+/**
+ * Area under the ROC curve of scores for positives against negatives (Mann-Whitney U with average
+ * ranks, so a tie counts half); NaN when either class is empty.
+ */
+export function rocAuc(scores: readonly number[], positive: readonly boolean[]): number {
+  if (scores.length !== positive.length) throw new Error('rocAuc: lengths differ');
+  const nPos = positive.filter(Boolean).length;
+  const nNeg = positive.length - nPos;
+  if (nPos === 0 || nNeg === 0) return Number.NaN;
+  const ranks = averageRanks(scores);
+  const rankSum = ranks.reduce((s, r, i) => (positive[i] ? s + r : s), 0);
+  return (rankSum - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
+}
+
+export interface ReliabilityBin {
+  /** predictions in [lo, hi) (the last bin includes 1) */
+  lo: number;
+  hi: number;
+  n: number;
+  meanPredicted: number;
+  meanTrue: number;
+}
+
+/** Calibration: predictions cut into equal-width bins, with the mean truth of each. */
+export function reliabilityTable(truth: readonly number[], pred: readonly number[], bins = 5): ReliabilityBin[] {
+  const out: ReliabilityBin[] = Array.from({ length: bins }, (_, b) => ({ lo: b / bins, hi: (b + 1) / bins, n: 0, meanPredicted: 0, meanTrue: 0 }));
+  pred.forEach((p, i) => {
+    const b = out[Math.min(bins - 1, Math.max(0, Math.floor(p * bins)))];
+    b.n++;
+    b.meanPredicted += p;
+    b.meanTrue += truth[i];
+  });
+  for (const b of out) {
+    b.meanPredicted = b.n ? b.meanPredicted / b.n : Number.NaN;
+    b.meanTrue = b.n ? b.meanTrue / b.n : Number.NaN;
+  }
+  return out;
+}

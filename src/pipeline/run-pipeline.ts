@@ -21,12 +21,16 @@ import { runAndGrade } from './graded-runs.ts';
 import { describeFile, writeManifest } from './manifest.ts';
 import type { SampledProgram } from './policy-samples.ts';
 import { samplePrograms } from './policy-samples.ts';
+import { executeWithStore, OutcomeStore } from './outcome-store.ts';
+import { sampleSummary } from './sample-summary.ts';
+import { reportMarkdown, worldModelReport, type WmReport } from './wm-report.ts';
+import { deriveSeed } from '../wmrl/random.ts';
 import { trainSft } from './sft.ts';
 import type { SftResult } from './sft.ts';
 import type { WmExample } from './wm-data.ts';
 import { referenceExamples, worldModelTasks } from './wm-data.ts';
 import type { WmTrainOptions, WmValidation } from './world-model.ts';
-import { chooseHeldOutTasks, trainWorldModel, validateLeaveTasksOut } from './world-model.ts';
+import { chooseHeldOutTasks, predictWithExport, trainWorldModel, validateLeaveTasksOut } from './world-model.ts';
 
 export const STAGES = ['corpus', 'tokenizer', 'sft', 'samples', 'wm-data', 'wm', 'export'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -37,9 +41,14 @@ export interface PipelineSettings {
   contextLength: number;
   vocabSize: number;
   composedPerTask: number;
+  /** corpus: balance composed programs across task types; share paired with a synthetic card (corpus.ts) */
+  balanceTypes?: boolean;
+  syntheticCardShare?: number;
   sft: { steps: number; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number };
-  samples: { perTask: number; temperature: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
-  wm: { steps: number; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
+  /** perTask programs per training card at each temperature; heldoutPerTask per held-out card at heldoutTemperature */
+  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
+  /** epochs, when set, fixes the step count from the number of examples (steps is then ignored) */
+  wm: { steps: number; epochs?: number; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
   /** restrict to these task ids (quick runs); undefined = all */
   tasks?: string[];
   threads?: number;
@@ -51,10 +60,13 @@ export function fullSettings(seed: number, configName: ConfigName = 'small'): Pi
     configName,
     contextLength: 320,
     vocabSize: 1024,
-    composedPerTask: 60,
-    sft: { steps: 400, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
-    samples: { perTask: 4, temperature: 0.6, topK: 0, timeoutMs: 30_000, poolSize: 2, execute: true },
-    wm: { steps: 60, batchSize: 16, peakLr: 5e-4, warmup: 10, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
+    composedPerTask: 100,
+    balanceTypes: true,
+    syntheticCardShare: 0.5,
+    sft: { steps: 800, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
+    // ~3,000 executed training-card programs; 20 s is the trainer's sandbox budget (src/app/ports-browser.ts).
+    samples: { perTask: 48, temperatures: [0.4, 0.6, 0.8, 1.0], heldoutPerTask: 16, heldoutTemperature: 0.6, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
+    wm: { steps: 60, epochs: 3, batchSize: 16, peakLr: 5e-4, warmup: 30, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
   };
 }
 
@@ -67,7 +79,7 @@ export function quickSettings(seed: number): PipelineSettings {
     vocabSize: 700,
     composedPerTask: 2,
     sft: { steps: 3, batchSize: 4, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1 },
-    samples: { perTask: 1, temperature: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
+    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
     wm: { steps: 3, batchSize: 8, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 1 },
     tasks: ['mlbench_Glass', 'vega_cars', 'sklearn_diabetes', 'mlbench_Ionosphere'],
   };
@@ -92,6 +104,7 @@ export interface PipelineContext {
 
 interface SampleRecord extends SampledProgram {
   split: string;
+  temperature: number;
   run?: GradedRun;
 }
 
@@ -136,19 +149,38 @@ function loadModel(path: string): Model {
   return readCheckpoint(path).model;
 }
 
+/** One record per distinct (task, program), first occurrence kept. */
+function uniquePrograms<T extends { taskId: string; program: string }>(rs: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return rs.filter((r) => {
+    const k = `${r.taskId}\u0000${r.program}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 function meanOf(xs: readonly number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
 }
 
 const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => Promise<void>> = {
   async corpus(ctx, figures) {
-    const corpus = buildCorpus(await allTasks(ctx), { seed: ctx.settings.seed, composedPerTask: ctx.settings.composedPerTask });
+    const corpus = buildCorpus(await allTasks(ctx), {
+      seed: ctx.settings.seed,
+      composedPerTask: ctx.settings.composedPerTask,
+      balanceTypes: ctx.settings.balanceTypes,
+      syntheticCardShare: ctx.settings.syntheticCardShare,
+    });
     writeJson(join(ctx.workDir, 'corpus.json'), corpus);
+    const taskType = new Map((await allTasks(ctx)).map((t) => [t.id, t.type]));
     figures.corpus = {
       entries: corpus.length,
       tasks: new Set(corpus.map((e) => e.taskId)).size,
       reference: corpus.filter((e) => e.origin === 'reference').length,
       composed: corpus.filter((e) => e.origin === 'composed').length,
+      syntheticCards: corpus.filter((e) => e.syntheticCard).length,
+      byType: Object.fromEntries(['regression', 'binary', 'multiclass'].map((ty) => [ty, corpus.filter((e) => taskType.get(e.taskId) === ty).length])),
       chars: corpus.reduce((a, e) => a + e.card.length + e.source.length, 0),
     };
     ctx.log(`corpus: ${JSON.stringify(figures.corpus)}`);
@@ -189,45 +221,66 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     const model = loadModel(join(ctx.workDir, 'sft.ckpt'));
     const tasks = (await allTasks(ctx)).filter((t) => t.role === 'scored');
     const s = ctx.settings.samples;
-    const t0 = performance.now();
-    const sampled = await samplePrograms(model, tokenizer, tasks, { seed: ctx.settings.seed + 7, perTask: s.perTask, temperature: s.temperature, topK: s.topK, threads: ctx.settings.threads });
-    const sampleSeconds = (performance.now() - t0) / 1000;
-    const split = new Map(tasks.map((t) => [t.id, t.split]));
-    const records: SampleRecord[] = sampled.map((p) => ({ ...p, split: split.get(p.taskId) ?? '?' }));
-    ctx.log(`samples: ${records.length} programs sampled in ${sampleSeconds.toFixed(0)} s (${records.filter((r) => r.stopped).length} closed with eos)`);
+    // Training cards at several temperatures, so the world model sees failures of every kind;
+    // held-out cards at the evaluation temperature only (they never train the world model).
+    const groups = [
+      ...s.temperatures.map((temperature) => ({ split: 'train', temperature, perTask: s.perTask })),
+      { split: 'heldout', temperature: s.heldoutTemperature, perTask: s.heldoutPerTask },
+    ];
+    let sampleSeconds = 0;
+    const records: SampleRecord[] = [];
+    for (const g of groups) {
+      // One file per group: an interrupted stage samples only the groups it has not written.
+      const path = join(ctx.workDir, `samples-${g.split}-t${g.temperature}-k${g.perTask}.json`);
+      let got: SampleRecord[];
+      if (existsSync(path)) got = readJson<SampleRecord[]>(path);
+      else {
+        const t0 = performance.now();
+        const mine = tasks.filter((t) => t.split === g.split);
+        const sampled = await samplePrograms(model, tokenizer, mine, { seed: deriveSeed(ctx.settings.seed + 7, Math.round(g.temperature * 100)), perTask: g.perTask, temperature: g.temperature, topK: s.topK, threads: ctx.settings.threads });
+        got = sampled.map((p) => ({ ...p, split: g.split, temperature: g.temperature }));
+        writeJson(path, got);
+        sampleSeconds += (performance.now() - t0) / 1000;
+        ctx.log(`samples: ${got.length} programs on ${g.split} cards at T ${g.temperature} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      }
+      records.push(...got);
+    }
     let runSeconds = 0;
+    let executedNow = 0;
     if (s.execute) {
       if (!ctx.openSandbox) throw new Error('samples: executing sampled programs needs the browser sandbox');
       const t1 = performance.now();
+      const store = new OutcomeStore(join(ctx.workDir, 'outcomes.jsonl'));
+      const before = store.size;
+      // Held-out first: they are few and decide the policy's figures.
+      const order = [...records.keys()].sort((a, b) => Number(records[b].split === 'heldout') - Number(records[a].split === 'heldout'));
       const sandbox = await ctx.openSandbox(s.poolSize);
       try {
-        const runs = await runAndGrade(ctx.registry, records.map((r) => ({ taskId: r.taskId, program: r.program })), sandbox.runMany, s.timeoutMs);
-        runs.forEach((run, i) => (records[i].run = run));
+        const runs = await executeWithStore(store, order.map((i) => ({ taskId: records[i].taskId, program: records[i].program })), s.timeoutMs, (chunk) => runAndGrade(ctx.registry, chunk, sandbox.runMany, s.timeoutMs), {
+          chunk: 32,
+          log: (done, total) => ctx.log(`samples: executed ${done}/${total} new programs (${((performance.now() - t1) / 1000).toFixed(0)} s)`),
+        });
+        runs.forEach((run, j) => (records[order[j]].run = run));
       } finally {
         await sandbox.close();
       }
+      executedNow = store.size - before;
       runSeconds = (performance.now() - t1) / 1000;
     }
     writeJson(join(ctx.workDir, 'samples.json'), records);
-    const summary = (which: string): Record<string, unknown> => {
-      const rs = records.filter((r) => r.split === which);
-      const ran = rs.filter((r) => r.run);
-      const valid = ran.filter((r) => r.run!.status === 'ok');
-      const scored = ran.filter((r) => !Number.isNaN(r.run!.y));
-      // avg@k: mean over tasks of the mean true score of the task's k samples (failed = 0)
-      const byTask = new Map<string, number[]>();
-      for (const r of scored) byTask.set(r.taskId, [...(byTask.get(r.taskId) ?? []), r.run!.y]);
-      return {
-        programs: rs.length,
-        closedWithEos: rs.filter((r) => r.stopped).length / Math.max(1, rs.length),
-        executed: ran.length,
-        validRunRate: ran.length ? valid.length / ran.length : null,
-        tasksWithLeaderboard: byTask.size,
-        avgAtK: byTask.size ? meanOf([...byTask.values()].map(meanOf)) : null,
-        statuses: Object.fromEntries([...new Set(ran.map((r) => r.run!.status))].map((st) => [st, ran.filter((r) => r.run!.status === st).length])),
-      };
+    figures.samples = {
+      temperatures: s.temperatures,
+      perTask: s.perTask,
+      heldoutPerTask: s.heldoutPerTask,
+      heldoutTemperature: s.heldoutTemperature,
+      timeoutMs: s.timeoutMs,
+      sampleSeconds,
+      runSeconds,
+      executedNow,
+      executed: s.execute,
+      train: Object.fromEntries(s.temperatures.map((t) => [`t${t}`, sampleSummary(records.filter((r) => r.split === 'train' && r.temperature === t))])),
+      heldout: sampleSummary(records.filter((r) => r.split === 'heldout')),
     };
-    figures.samples = { k: s.perTask, temperature: s.temperature, sampleSeconds, runSeconds, executed: s.execute, train: summary('train'), heldout: summary('heldout') };
     ctx.log(`samples: ${JSON.stringify(figures.samples)}`);
   },
 
@@ -238,16 +291,23 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     const samplesPath = join(ctx.workDir, 'samples.json');
     const trainIds = new Set(tasks.map((t) => t.id));
     let fromSamples = 0;
+    let failedSamples = 0;
     if (existsSync(samplesPath)) {
+      const seen = new Set<string>();
       for (const r of readJson<SampleRecord[]>(samplesPath)) {
-        // only executed samples of training tasks with a true score (held-out tasks never train the world model)
-        if (!r.run || !trainIds.has(r.taskId) || r.split !== 'train' || Number.isNaN(r.run.y) || r.run.y === null) continue;
-        examples.push({ taskId: r.taskId, card: r.card, program: r.program, y: r.run.y, origin: 'sample' });
+        // only executed samples of training tasks with a true score (held-out tasks never train the world model);
+        // one example per distinct (task, program): repeats at low temperature are one experiment
+        if (!r.run || !trainIds.has(r.taskId) || r.split !== 'train' || r.run.y === null || Number.isNaN(r.run.y)) continue;
+        const key = `${r.taskId}\u0000${r.program}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        examples.push({ taskId: r.taskId, card: r.card, program: r.program, y: r.run.y, origin: 'sample', valid: r.run.status === 'ok' });
         fromSamples++;
+        if (r.run.status !== 'ok') failedSamples++;
       }
     }
     writeJson(join(ctx.workDir, 'wm-data.json'), examples);
-    figures.wmData = { examples: examples.length, reference: examples.length - fromSamples, samples: fromSamples, tasks: tasks.length, meanY: meanOf(examples.map((e) => e.y)) };
+    figures.wmData = { examples: examples.length, reference: examples.length - fromSamples, samples: fromSamples, failedSamples, tasks: tasks.length, meanY: meanOf(examples.map((e) => e.y)) };
     ctx.log(`wm-data: ${JSON.stringify(figures.wmData)}`);
   },
 
@@ -255,15 +315,28 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     const tokenizer = loadTokenizer(ctx);
     const init = loadModel(join(ctx.workDir, 'sft.ckpt'));
     const examples = readJson<WmExample[]>(join(ctx.workDir, 'wm-data.json'));
-    const opts: WmTrainOptions = { seed: ctx.settings.seed, threads: ctx.settings.threads, log: ctx.log, ...ctx.settings.wm };
+    const w = ctx.settings.wm;
+    const stepsFor = (n: number): number => (w.epochs ? Math.ceil((w.epochs * n) / w.batchSize) : w.steps);
+    const opts: WmTrainOptions = { seed: ctx.settings.seed, threads: ctx.settings.threads, log: ctx.log, ...w, steps: stepsFor(examples.length) };
+    // Leave-tasks-out on training tasks: a model trained without some tasks scores those tasks'
+    // policy samples (the population it serves), for choosing settings without touching held-out tasks.
     const heldOut = chooseHeldOutTasks(examples, ctx.settings.wm.holdOutTasks, ctx.settings.seed);
     ctx.log(`wm: leave-tasks-out validation, holding out ${heldOut.join(', ')}`);
-    const validation: WmValidation = await validateLeaveTasksOut(init, tokenizer, examples, heldOut, opts);
+    const validation: WmValidation = await validateLeaveTasksOut(init, tokenizer, examples, heldOut, { ...opts, steps: stepsFor(examples.filter((e) => !heldOut.includes(e.taskId)).length) });
     ctx.log(`wm validation: ${JSON.stringify(validation)}`);
     const final = await trainWorldModel(init, tokenizer, examples, opts);
-    writeFileSync(join(ctx.workDir, 'wm.ckpt'), new Uint8Array(saveCheckpoint(final.model, tokenizer, { stage: 'wm', seed: ctx.settings.seed, steps: ctx.settings.wm.steps })));
+    writeFileSync(join(ctx.workDir, 'wm.ckpt'), new Uint8Array(saveCheckpoint(final.model, tokenizer, { stage: 'wm', seed: ctx.settings.seed, steps: opts.steps })));
     const tail = final.curve.slice(-10);
-    figures.wm = { validation, final: { seconds: final.seconds, examples: examples.length, truncated: final.truncated, firstLoss: final.curve[0]?.loss, finalLoss: meanOf(tail.map((p) => p.loss)) } };
+    // The figure that matters: executed policy samples of the held-out tasks, never trained on.
+    const samplesPath = join(ctx.workDir, 'samples.json');
+    const heldoutSamples = existsSync(samplesPath) ? uniquePrograms(readJson<SampleRecord[]>(samplesPath).filter((r) => r.split === 'heldout' && r.run && !Number.isNaN(r.run.y))) : [];
+    let heldout: WmReport | null = null;
+    if (heldoutSamples.length > 0) {
+      const pred = await predictWithExport(final.model, tokenizer, heldoutSamples, ctx.settings.threads);
+      heldout = worldModelReport(heldoutSamples.map((r, i) => ({ taskId: r.taskId, valid: r.run!.status === 'ok', y: r.run!.y, predicted: pred[i] })));
+      ctx.log(`wm on held-out policy samples:\n${reportMarkdown('held-out samples', heldout)}`);
+    }
+    figures.wm = { validation, heldout, final: { steps: opts.steps, seconds: final.seconds, examples: examples.length, truncated: final.truncated, firstLoss: final.curve[0]?.loss, finalLoss: meanOf(tail.map((p) => p.loss)) } };
   },
 
   async export(ctx, figures) {

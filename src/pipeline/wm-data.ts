@@ -16,6 +16,8 @@ export interface WmExample {
   y: number;
   origin: 'reference' | 'sample';
   programId?: string;
+  /** the program ran and wrote gradable predictions (absent on older data: read y > 0) */
+  valid?: boolean;
 }
 
 /** Percentile of each reference program on its own task's leaderboard; programs absent from it are skipped. */
@@ -31,7 +33,7 @@ export function referenceExamples(task: CorpusTask, leaderboard: Pick<Leaderboar
     if (v !== undefined) y = percentileOf(v, values, leaderboard.direction);
     else if (failed.has(p.id)) y = 0;
     else continue;
-    out.push({ taskId: task.id, card: task.card, program: p.source, y, origin: 'reference', programId: p.id });
+    out.push({ taskId: task.id, card: task.card, program: p.source, y, origin: 'reference', programId: p.id, valid: v !== undefined });
   }
   return out;
 }

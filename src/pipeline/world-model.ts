@@ -13,6 +13,7 @@ import { deriveSeed, mulberry32, sampleIndices } from '../wmrl/random.ts';
 import { meanAbsoluteError, pairwiseAccuracy, spearman } from './rank-metrics.ts';
 import { trainSteps, type TrainStepsOptions } from './train-steps.ts';
 import type { WmExample } from './wm-data.ts';
+import { worldModelReport, type WmReport } from './wm-report.ts';
 
 export interface WmTrainOptions extends TrainStepsOptions {
   seed: number;
@@ -73,6 +74,8 @@ export async function predictWithExport(model: Model, tokenizer: Tokenizer, exam
 
 export interface WmValidation {
   heldOutTasks: string[];
+  population: 'policy samples' | 'reference programs';
+  report: WmReport;
   examples: number;
   spearman: number;
   /** mean over held-out tasks of the within-task Spearman */
@@ -85,7 +88,7 @@ export interface WmValidation {
   trainSeconds: number;
 }
 
-export function validationFigures(truth: readonly number[], pred: readonly number[], group: readonly string[], trainMean: number): Omit<WmValidation, 'heldOutTasks' | 'trainSeconds'> {
+export function validationFigures(truth: readonly number[], pred: readonly number[], group: readonly string[], trainMean: number): Omit<WmValidation, 'heldOutTasks' | 'trainSeconds' | 'population' | 'report'> {
   const tasks = [...new Set(group)];
   const within = tasks.map((t) => {
     const idx = group.map((g, i) => (g === t ? i : -1)).filter((i) => i >= 0);
@@ -112,14 +115,19 @@ export function chooseHeldOutTasks(examples: readonly WmExample[], k: number, se
 export async function validateLeaveTasksOut(init: Model, tokenizer: Tokenizer, examples: readonly WmExample[], heldOut: readonly string[], options: WmTrainOptions): Promise<WmValidation> {
   const out = new Set(heldOut);
   const train = examples.filter((e) => !out.has(e.taskId));
-  const test = examples.filter((e) => out.has(e.taskId));
+  // Scored on the held-out tasks' policy samples where there are any (the population the world
+  // model serves); reference programs, whose texts depend only on task type and metric, otherwise.
+  const outs = examples.filter((e) => out.has(e.taskId));
+  const test = outs.some((e) => e.origin === 'sample') ? outs.filter((e) => e.origin === 'sample') : outs;
   if (train.length === 0 || test.length === 0) throw new Error('leave-tasks-out: empty side');
   const trained = await trainWorldModel(init, tokenizer, train, options);
   const pred = Array.from(await predictWithExport(trained.model, tokenizer, test, options.threads));
   const trainMean = train.reduce((a, e) => a + e.y, 0) / train.length;
   return {
     heldOutTasks: [...heldOut],
+    population: test[0].origin === 'sample' ? 'policy samples' : 'reference programs',
     ...validationFigures(test.map((e) => e.y), pred, test.map((e) => e.taskId), trainMean),
+    report: worldModelReport(test.map((e, i) => ({ taskId: e.taskId, valid: e.valid ?? e.y > 0, y: e.y, predicted: pred[i] }))),
     trainSeconds: trained.seconds,
   };
 }

@@ -1,0 +1,71 @@
+// `npm run sample`: programs from a models folder's SFT policy on the suite's cards, executed in the
+// browser sandbox (headless Chromium) and graded here; written as executed samples (JSON lines) for
+// `npm run wm-eval`. Outcomes are cached in --work, so a rerun executes only what is new.
+//   npm run sample -- --models public/models --split heldout --per-task 16 --temperature 0.6 --out FILE.jsonl
+//                     [--seed 1] [--timeout 20] [--workers 2] [--work .cache/sample-outcomes]
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadCheckpoint } from '../model/checkpoint.ts';
+import { executeWithStore, OutcomeStore } from '../pipeline/outcome-store.ts';
+import { runAndGrade } from '../pipeline/graded-runs.ts';
+import { samplePrograms } from '../pipeline/policy-samples.ts';
+import { sampleSummary } from '../pipeline/sample-summary.ts';
+import { toExecutedSample, writeExecutedSamples } from '../pipeline/executed-samples.ts';
+import { nodeFileLoader } from '../tasks/node-file-loader.ts';
+import { TaskRegistry } from '../tasks/task-registry.ts';
+import { deriveSeed } from '../wmrl/random.ts';
+import { openBrowserSandbox } from './browser-sandbox.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      models: { type: 'string', default: 'public/models' },
+      split: { type: 'string', default: 'heldout' },
+      'per-task': { type: 'string', default: '16' },
+      temperature: { type: 'string', default: '0.6' },
+      seed: { type: 'string', default: '1' },
+      timeout: { type: 'string', default: '20' },
+      workers: { type: 'string', default: '2' },
+      work: { type: 'string', default: '.cache/sample-outcomes' },
+      out: { type: 'string' },
+    },
+  });
+  if (!values.out) throw new Error('--out FILE.jsonl is required');
+  if (values.split !== 'heldout' && values.split !== 'train') throw new Error(`--split must be heldout or train, got ${values.split}`);
+  const perTask = Number(values['per-task']);
+  const temperature = Number(values.temperature);
+  const seed = Number(values.seed);
+  const timeoutMs = Math.round(Number(values.timeout) * 1000);
+  if (!(perTask >= 1) || !(temperature > 0) || !Number.isInteger(seed) || !(timeoutMs > 0)) throw new Error('--per-task, --temperature, --seed and --timeout must be positive numbers');
+  const { model, tokenizer } = loadCheckpoint(new Uint8Array(readFileSync(resolve(values.models, 'policy.ckpt'))));
+  if (!tokenizer) throw new Error(`${values.models}/policy.ckpt carries no tokenizer`);
+  const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
+  const tasks = (await registry.list()).filter((t) => t.split === values.split && t.role === 'scored');
+  const t0 = performance.now();
+  const sampled = await samplePrograms(model, tokenizer, tasks, { seed: deriveSeed(seed + 7, Math.round(temperature * 100)), perTask, temperature });
+  console.log(`sampled ${sampled.length} programs on ${tasks.length} ${values.split} cards in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  mkdirSync(resolve(values.work), { recursive: true });
+  const store = new OutcomeStore(join(resolve(values.work), 'outcomes.jsonl'));
+  const sandbox = await openBrowserSandbox({ size: Number(values.workers), spares: 0 });
+  let runs;
+  try {
+    runs = await executeWithStore(store, sampled, timeoutMs, (chunk) => runAndGrade(registry, chunk, sandbox.runMany, timeoutMs), {
+      log: (done, total) => console.log(`executed ${done}/${total} (${((performance.now() - t0) / 1000).toFixed(0)} s)`),
+    });
+  } finally {
+    await sandbox.close();
+  }
+  const records = sampled.map((s, i) => ({ ...s, temperature, run: runs[i] }));
+  writeExecutedSamples(resolve(values.out), records.map(toExecutedSample));
+  console.log(JSON.stringify(sampleSummary(records)));
+  console.log(`wrote ${records.length} executed samples to ${values.out}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+// `npm run wm-eval`: the world model's validation table (src/pipeline/wm-report.ts) on stored
+// executed samples: programs a policy wrote on held-out tasks, run for real, never trained on.
+//   npm run wm-eval -- [--models public/models] [--samples FILE.jsonl ...] [--json]
+// Without --samples: the models folder's own heldout-samples.jsonl (its SFT policy's programs) and
+// every file in data/wm-eval/ (programs of earlier policies: the world model must read failure from
+// the code, not one policy's habits).
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ModelIntegrityError } from '../model/model-integrity.ts';
+import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
+import { Tokenizer, type TokenizerJSON } from '../model/tokenizer.ts';
+import { readExecutedSamples, type ExecutedSample } from '../pipeline/executed-samples.ts';
+import { reportMarkdown, worldModelReport, type WmReport } from '../pipeline/wm-report.ts';
+import { InputError } from './cli-input.ts';
+import { readVerifiedModels } from './model-files.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** One program per distinct (task, text), with a true score (tasks without a leaderboard have none). */
+function population(samples: readonly ExecutedSample[]): ExecutedSample[] {
+  const seen = new Set<string>();
+  return samples.filter((s) => {
+    const k = `${s.taskId}\u0000${s.program}`;
+    if (seen.has(k) || Number.isNaN(s.y)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      models: { type: 'string', default: 'public/models' },
+      samples: { type: 'string', multiple: true },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const dir = resolve(values.models);
+  let files = values.samples?.map((f) => resolve(f));
+  if (!files) {
+    const own = join(dir, 'heldout-samples.jsonl');
+    const earlier = join(root, 'data/wm-eval');
+    files = [...(existsSync(own) ? [own] : []), ...(existsSync(earlier) ? readdirSync(earlier).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(earlier, f)) : [])];
+  }
+  if (files.length === 0) throw new InputError(`no executed samples: ${relative(root, dir)}/heldout-samples.jsonl is missing and data/wm-eval/ is empty (give --samples FILE.jsonl; npm run sample writes one)`);
+  for (const f of files) if (!existsSync(f)) throw new InputError(`samples file not found: ${f}`);
+  const { manifest, files: bytes } = await readVerifiedModels(dir, root);
+  const tokenizer = Tokenizer.fromJSON(JSON.parse(new TextDecoder().decode(bytes['tokenizer.json'])) as TokenizerJSON);
+  const runner = await WorldModelRunner.create(bytes['world-model.onnx'], tokenizer, manifest.config, { prefer: 'wasm' });
+  const reports: { samples: string; report: WmReport }[] = [];
+  try {
+    for (const f of files) {
+      const items = population(readExecutedSamples(f));
+      const pred: number[] = [];
+      for (let s = 0; s < items.length; s += 32) pred.push(...(await runner.score(items.slice(s, s + 32).map((i) => ({ card: i.card, program: i.program })))).scores);
+      const report = worldModelReport(items.map((i, k) => ({ taskId: i.taskId, valid: i.status === 'ok', y: i.y, predicted: pred[k] })));
+      reports.push({ samples: relative(root, f), report });
+    }
+  } finally {
+    await runner.release();
+  }
+  if (values.json) {
+    console.log(JSON.stringify({ models: relative(root, dir), reports }, null, 1));
+    return;
+  }
+  console.log(`world model: ${relative(root, dir)}/world-model.onnx\n`);
+  for (const r of reports) console.log(reportMarkdown(basename(r.samples, '.jsonl'), r.report));
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof InputError || e instanceof ModelIntegrityError) {
+    console.error(`wm-eval: ${e.message}`);
+    process.exit(2);
+  }
+  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,87 @@
+// Executed outcomes on disk, one JSON line per (task, program), appended as each chunk of runs
+// finishes. Executing thousands of sampled programs is the expensive part of the models pipeline,
+// so an interrupted stage resumes where it stopped and a later stage (or a rebuild with another
+// objective) reuses every outcome instead of running the program again.
+
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { GradedRun } from './graded-runs.ts';
+
+export interface StoredOutcome {
+  key: string;
+  taskId: string;
+  /** the sandbox time budget the outcome was measured under */
+  timeoutMs: number;
+  run: GradedRun;
+}
+
+/** Identity of a program on a task: the same text on the same task is the same experiment. */
+export function outcomeKey(taskId: string, program: string, timeoutMs: number): string {
+  return createHash('sha256').update(`${taskId}\u0000${timeoutMs}\u0000${program}`).digest('hex').slice(0, 32);
+}
+
+export class OutcomeStore {
+  private readonly byKey = new Map<string, StoredOutcome>();
+
+  constructor(private readonly path: string) {
+    if (!existsSync(path)) return;
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      try {
+        const o = JSON.parse(line) as StoredOutcome;
+        this.byKey.set(o.key, o);
+      } catch {
+        // A line cut by an interrupted write is the only expected damage: its program runs again.
+        if (i < lines.length - 1 && lines.slice(i + 1).some((l) => l.trim())) throw new Error(`${path}: line ${i + 1} is not JSON (the file is damaged in the middle, not just cut at the end)`);
+      }
+    });
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  get(key: string): StoredOutcome | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** Appends outcomes (one line each) and keeps them in memory. */
+  add(outcomes: readonly StoredOutcome[]): void {
+    if (outcomes.length === 0) return;
+    appendFileSync(this.path, outcomes.map((o) => JSON.stringify(o)).join('\n') + '\n');
+    for (const o of outcomes) this.byKey.set(o.key, o);
+  }
+}
+
+export interface ProgramOnTask {
+  taskId: string;
+  program: string;
+}
+
+/**
+ * Runs every (task, program) the store does not hold yet, in chunks, storing each chunk as it
+ * finishes; then returns the outcome of each input in input order (repeats share one run).
+ */
+export async function executeWithStore(
+  store: OutcomeStore,
+  programs: readonly ProgramOnTask[],
+  timeoutMs: number,
+  run: (chunk: readonly ProgramOnTask[]) => Promise<GradedRun[]>,
+  options: { chunk?: number; log?: (done: number, total: number) => void } = {},
+): Promise<GradedRun[]> {
+  const keys = programs.map((p) => outcomeKey(p.taskId, p.program, timeoutMs));
+  const todo = new Map<string, ProgramOnTask>();
+  programs.forEach((p, i) => {
+    if (!store.get(keys[i]) && !todo.has(keys[i])) todo.set(keys[i], p);
+  });
+  const pending = [...todo.entries()];
+  const size = options.chunk ?? 32;
+  for (let s = 0; s < pending.length; s += size) {
+    const chunk = pending.slice(s, s + size);
+    const runs = await run(chunk.map(([, p]) => p));
+    store.add(chunk.map(([key, p], i) => ({ key, taskId: p.taskId, timeoutMs, run: runs[i] })));
+    options.log?.(Math.min(s + size, pending.length), pending.length);
+  }
+  return keys.map((k) => store.get(k)!.run);
+}
