@@ -2,7 +2,7 @@
 // grader on the page (hidden labels are read here and never enter a worker), and the task registry.
 // The policy port is src/workers/policy-client.ts (workerPolicyPort).
 import type { SandboxPool } from '../sandbox-pyodide/pool';
-import type { SandboxResult } from '../sandbox-pyodide/protocol';
+import { missingPredictionsMessage, type SandboxResult } from '../sandbox-pyodide/protocol';
 import { gradePredictions, type GraderTask } from '../tasks/grader';
 import { programInputs } from '../tasks/task-builder';
 import type { LoadedTask, TaskRegistry } from '../tasks/task-registry';
@@ -53,7 +53,7 @@ export class SandboxExecutor implements ExecutorPort {
 
   private grade(data: TaskData, r: SandboxResult): Omit<ExecutionResult, 'busyMs' | 'workerId'> {
     if (r.status !== 'ok') return { score: 0, status: r.status, medal: null, message: r.reason ?? r.traceback?.split('\n').slice(-2).join(' ') };
-    if (r.predictionsCsv === undefined) return { score: 0, status: 'invalid', medal: null, message: 'the program wrote no predictions.csv' };
+    if (r.predictionsCsv === undefined) return { score: 0, status: 'invalid', medal: null, message: missingPredictionsMessage(r) };
     const g = gradePredictions(data.grader, r.predictionsCsv);
     if (g.status !== 'ok') return { score: 0, status: 'invalid', medal: null, message: g.message };
     return { score: g.percentile, status: 'ok', medal: g.medal };

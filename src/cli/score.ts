@@ -24,8 +24,9 @@ import { scorePredictions, type Leaderboard } from '../tasks/leaderboard.ts';
 import { createCustomTask } from '../tasks/byo-data.ts';
 import { programInputs } from '../tasks/task-builder.ts';
 import { TaskDataError } from '../tasks/task-errors.ts';
+import { decodeCsvUpload } from '../tasks/text-files.ts';
 import type { BuiltTask, TaskMeta } from '../tasks/task-types.ts';
-import type { SandboxFiles, SandboxResult } from '../sandbox-pyodide/protocol.ts';
+import { missingPredictionsMessage, type SandboxFiles, type SandboxResult } from '../sandbox-pyodide/protocol.ts';
 import { leaderboardOnTheSpot, type PopulationProgress, type PopulationRun } from '../sandbox-pyodide/leaderboard-on-the-spot.ts';
 import type { PopulationRequest } from '../sandbox-pyodide/test-page.ts';
 
@@ -41,13 +42,17 @@ const USAGE =
   '                        [--no-leaderboard] [--save-leaderboard <file>] [--leaderboard <file>] [--json]\n' +
   '       npm run score -- --list';
 
-function readInput(path: string, what: string): string {
+function readInputBytes(path: string, what: string): Buffer {
   if (!existsSync(path)) throw new InputError(`${what} not found: ${path}`);
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(path);
   } catch (e) {
     throw new InputError(`${what} could not be read: ${path} (${(e as Error).message})`);
   }
+}
+
+function readInput(path: string, what: string): string {
+  return readInputBytes(path, what).toString('utf8');
 }
 
 function positiveInt(value: string | undefined, flag: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
@@ -203,7 +208,8 @@ async function main(): Promise<void> {
   let grader: GraderTask | null = null;
   let savedLeaderboard: Leaderboard | null = null;
   if (byo) {
-    const csv = readInput(values.csv as string, 'CSV file');
+    // Strict UTF-8: a Latin-1 CSV decoded leniently would become a task with U+FFFD in its values.
+    const csv = decodeCsvUpload(readInputBytes(values.csv as string, 'CSV file'), values.csv as string);
     built = createCustomTask({ csv, target: values.target as string, metric: values.metric as string, type: values.type, positive: values.positive });
     meta = built.meta;
     files = programInputs(built);
@@ -254,7 +260,7 @@ async function main(): Promise<void> {
     result.status !== 'ok'
       ? (result.traceback ?? result.reason ?? result.status)
       : result.predictionsCsv === undefined
-        ? 'the program wrote no predictions.csv'
+        ? missingPredictionsMessage(result)
         : graded?.status === 'invalid'
           ? graded.message
           : undefined;

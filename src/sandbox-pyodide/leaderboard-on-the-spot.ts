@@ -47,7 +47,7 @@ export interface PopulationRun {
 
 /** One line saying why a sandbox run gave no usable predictions. */
 export function failureMessage(r: SandboxResult): string {
-  if (r.status === 'ok') return 'wrote no predictions.csv';
+  if (r.status === 'ok') return r.predictionsProblem ?? 'wrote no predictions.csv';
   const tail = (r.traceback ?? r.reason ?? r.stderr).trim().split('\n').slice(-2).map((l) => l.trim()).join(' | ');
   return `${r.status}: ${tail || 'no detail'}`;
 }

@@ -529,6 +529,7 @@ export class SandboxPool {
     this.settle(p, {
       status,
       ...(msg.predictionsCsv !== undefined && status === 'ok' ? { predictionsCsv: msg.predictionsCsv } : {}),
+      ...(msg.predictionsProblem !== undefined && status === 'ok' ? { predictionsProblem: msg.predictionsProblem } : {}),
       stdout: msg.stdout,
       stderr: msg.stderr,
       outputTruncated: msg.outputTruncated,

@@ -21,6 +21,8 @@ export interface SandboxResult {
   status: SandboxStatus;
   /** predictions.csv as the program left it (absent if it wrote none, or the run did not finish). */
   predictionsCsv?: string;
+  /** Why predictions.csv was written but not passed on (too large, not UTF-8, binary); absent otherwise. */
+  predictionsProblem?: string;
   stdout: string;
   stderr: string;
   /** True when stdout or stderr passed the output cap and was cut. */
@@ -101,6 +103,7 @@ export interface WorkerDone {
   nonce: string;
   status: WorkerStatus;
   predictionsCsv?: string;
+  predictionsProblem?: string;
   stdout: string;
   stderr: string;
   outputTruncated: boolean;
@@ -117,3 +120,8 @@ export interface WorkerFailed {
 }
 
 export type WorkerToPage = WorkerReady | WorkerSnapshot | WorkerDone | WorkerFailed;
+
+/** Why an ok run has no gradable predictions.csv: the worker's reason, or that it wrote none. */
+export function missingPredictionsMessage(r: Pick<SandboxResult, 'predictionsProblem'>): string {
+  return r.predictionsProblem ?? 'the program wrote no predictions.csv';
+}

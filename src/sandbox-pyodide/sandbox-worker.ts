@@ -8,6 +8,7 @@ import type { PyodideAPI } from 'pyodide';
 import type { PageToWorker, WorkerBoot, WorkerDone, WorkerRun, WorkerToPage, WorkerStatus } from './protocol';
 import { BLOCKED_MODULES, GUARD_SOURCE, WORKDIR } from './python-guard';
 import { lockDownGlobals } from './worker-lockdown';
+import { decodePredictions, predictionsSizeProblem } from '../tasks/text-files';
 
 type LoadPyodide = (typeof import('pyodide'))['loadPyodide'];
 type PyProxyFn = ((...args: unknown[]) => unknown) & { destroy(): void };
@@ -21,7 +22,6 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 const postOriginal = scope.postMessage.bind(scope) as (msg: unknown) => void;
 const post: (msg: WorkerToPage) => void = (msg) => postOriginal(msg);
 const LIB_ROOT = '/lib/sandbox';
-const MAX_PREDICTIONS_BYTES = 64 * 1024 * 1024;
 const PRE_IMPORTS = [
   'csv', 'json', 'math', 'random', 'statistics', 'collections', 'itertools', 'functools', 'io', 're',
   'traceback', 'heapq', 'bisect', 'time', 'os', 'copy', 'operator', 'string', 'dataclasses', 'typing',
@@ -219,15 +219,20 @@ function clearWorkdir(py: PyodideAPI): void {
   remove('/tmp');
 }
 
-function readPredictions(py: PyodideAPI): string | undefined {
+/** predictions.csv as text, or why it cannot be graded (too large, not UTF-8, binary); neither when absent. */
+function readPredictions(py: PyodideAPI): { csv?: string; problem?: string } {
   const path = `${WORKDIR}/predictions.csv`;
+  let size: number;
   try {
-    const stat = py.FS.stat(path) as unknown as { size: number };
-    if (stat.size > MAX_PREDICTIONS_BYTES) return undefined;
-    return py.FS.readFile(path, { encoding: 'utf8' }) as unknown as string;
+    size = (py.FS.stat(path) as unknown as { size: number }).size;
   } catch {
-    return undefined;
+    return {};
   }
+  // Checked before reading, so a huge file is never copied out of the wasm heap.
+  const tooLarge = predictionsSizeProblem(size);
+  if (tooLarge) return { problem: tooLarge };
+  const read = decodePredictions(py.FS.readFile(path) as Uint8Array);
+  return read.ok ? { csv: read.text } : { problem: read.message };
 }
 
 function runJob(job: WorkerRun): void {
@@ -246,6 +251,7 @@ function runJob(job: WorkerRun): void {
   let traceback: string | undefined;
   let seconds = 0;
   let predictionsCsv: string | undefined;
+  let predictionsProblem: string | undefined;
   try {
     clearWorkdir(py);
     for (const [name, text] of Object.entries(job.files)) py.FS.writeFile(`${WORKDIR}/${name}`, text);
@@ -261,7 +267,7 @@ function runJob(job: WorkerRun): void {
       out?.destroy();
     }
     if (!(seconds > 0)) seconds = (performance.now() - t0) / 1000;
-    predictionsCsv = readPredictions(py);
+    ({ csv: predictionsCsv, problem: predictionsProblem } = readPredictions(py));
   } catch (e) {
     // An exception out of the runner itself means Pyodide's state is broken: recycle.
     fatal = true;
@@ -272,6 +278,7 @@ function runJob(job: WorkerRun): void {
     ...base,
     status,
     predictionsCsv,
+    predictionsProblem,
     stdout: stdoutChunks.join(''),
     stderr: stderrChunks.join(''),
     outputTruncated: truncated,

@@ -8,7 +8,7 @@ import { isMissing, isNumericField } from './column-kinds.ts';
 import { parseCsv } from './csv.ts';
 import { METRICS_FOR_TYPE, METRIC_NAMES, isMetricName } from './metrics.ts';
 import { hashString } from './seeded-random.ts';
-import { buildTask } from './task-builder.ts';
+import { assertEnoughRows, buildTask } from './task-builder.ts';
 import { TaskDataError } from './task-errors.ts';
 import type { BuiltTask, MetricName, TaskType } from './task-types.ts';
 
@@ -76,7 +76,9 @@ export function createCustomTask(req: CustomTaskRequest): BuiltTask {
     );
   }
   const values = table.rows.map((r) => r[targetCol]).filter((v) => !isMissing(v));
-  if (values.length > 0 && new Set(values).size === 1) {
+  // Row count first: one row always has "a single value", which would hide the real problem.
+  assertEnoughRows(req.target, values.length);
+  if (new Set(values).size === 1) {
     throw new TaskDataError('target_constant', `target ${JSON.stringify(req.target)} has a single value ${JSON.stringify(values[0])}`);
   }
   const type = req.type !== undefined ? asTaskType(req.type) : inferTaskType(values, metric);

@@ -6,6 +6,7 @@ import { isNumericField } from './column-kinds.ts';
 import { parseCsvRecords } from './csv.ts';
 import type { PredictionVector } from './metrics.ts';
 import { TaskDataError } from './task-errors.ts';
+import { hexByte } from './text-files.ts';
 import type { TaskMeta } from './task-types.ts';
 
 export type PredictionsCheck = { ok: true; predictions: PredictionVector } | { ok: false; message: string };
@@ -17,7 +18,19 @@ function describe(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
 }
 
+// C0 controls other than tab, LF, CR, and DEL: no number or class label has them, binary data does.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 export function checkPredictions(spec: PredictionsSpec, csvText: string): PredictionsCheck {
+  // Before parsing: binary bytes parse as one ragged row, which would read as a wrong row count.
+  const control = CONTROL.exec(csvText);
+  if (control) {
+    const line = csvText.slice(0, control.index).split('\n').length;
+    return {
+      ok: false,
+      message: `predictions.csv holds binary data: control character ${hexByte(control[0].charCodeAt(0))} on line ${line}; expected text, a header ${JSON.stringify(spec.target)} and one value per test row`,
+    };
+  }
   let records: string[][];
   try {
     records = parseCsvRecords(csvText);

@@ -60,6 +60,16 @@ function fmtList(values: readonly string[], max = 5): string {
   return values.length > max ? `${shown.join(', ')}, ...` : shown.join(', ');
 }
 
+/** Throws target_too_few_rows when fewer than MIN_ROWS rows have a target. */
+export function assertEnoughRows(target: string, rowsWithTarget: number): void {
+  if (rowsWithTarget < MIN_ROWS) {
+    throw new TaskDataError(
+      'target_too_few_rows',
+      `target ${JSON.stringify(target)} has ${rowsWithTarget} non-missing rows; at least ${MIN_ROWS} are needed`,
+    );
+  }
+}
+
 /** Checks the target and metric; returns the usable rows (target present) and the class list. */
 function validateTarget(
   table: CsvTable,
@@ -81,12 +91,7 @@ function validateTarget(
     );
   }
   const rows = table.rows.filter((r) => !isMissing(r[targetCol]));
-  if (rows.length < MIN_ROWS) {
-    throw new TaskDataError(
-      'target_too_few_rows',
-      `target ${JSON.stringify(spec.target)} has ${rows.length} non-missing rows; at least ${MIN_ROWS} are needed`,
-    );
-  }
+  assertEnoughRows(spec.target, rows.length);
   const values = rows.map((r) => r[targetCol]);
   const distinct = [...new Set(values)].sort();
   if (distinct.length < 2) {

@@ -3,6 +3,7 @@
 
 export type TaskErrorCode =
   | 'csv_unparseable'
+  | 'csv_not_text'
   | 'csv_ragged'
   | 'csv_empty'
   | 'csv_duplicate_header'

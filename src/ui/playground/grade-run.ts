@@ -5,7 +5,7 @@ import { gradePredictions, type GradeResult } from '../../tasks/grader';
 import type { Leaderboard } from '../../tasks/leaderboard';
 import type { Medal } from '../../tasks/medals';
 import type { TaskRegistry } from '../../tasks/task-registry';
-import type { SandboxResult } from '../../sandbox-pyodide/protocol';
+import { missingPredictionsMessage, type SandboxResult } from '../../sandbox-pyodide/protocol';
 
 export interface RunOutcome {
   result: SandboxResult;
@@ -33,7 +33,7 @@ export async function gradeRun(registry: TaskRegistry, taskId: string, result: S
   let graded: GradeResult | null = null;
   let problem: string | null = null;
   if (result.status !== 'ok') problem = result.traceback ?? result.reason ?? `the run ended with status ${result.status}`;
-  else if (result.predictionsCsv === undefined) problem = 'the program wrote no predictions.csv';
+  else if (result.predictionsCsv === undefined) problem = missingPredictionsMessage(result);
   else {
     graded = gradePredictions({ meta, labels, leaderboard: leaderboard ?? { entries: [] } }, result.predictionsCsv);
     if (graded.status === 'invalid') problem = graded.message;

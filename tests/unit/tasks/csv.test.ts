@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseCsv, parseCsvRecords, writeCsv } from '../../../src/tasks/csv.ts';
-import { TaskDataError } from '../../../src/tasks/task-errors.ts';
-
-function errorOf(fn: () => unknown): TaskDataError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof TaskDataError) return e;
-    throw e;
-  }
-  throw new Error('expected a TaskDataError');
-}
+import { taskErrorOf as errorOf } from './fixtures.ts';
 
 describe('CSV parser', () => {
   it('reads quoted fields with commas, doubled quotes and embedded newlines', () => {

@@ -1,6 +1,7 @@
 // Small synthetic tables for task tests, built from a seeded generator so tests are reproducible.
 
 import { writeCsv } from '../../../src/tasks/csv.ts';
+import { TaskDataError } from '../../../src/tasks/task-errors.ts';
 import { mulberry32 } from '../../../src/wmrl/random.ts';
 
 export function syntheticCsv(opts: { rows: number; seed?: number; kind: 'binary' | 'multiclass' | 'regression' }): string {
@@ -19,4 +20,15 @@ export function syntheticCsv(opts: { rows: number; seed?: number; kind: 'binary'
     rows.push([w.toFixed(4), c, weight, y]);
   }
   return writeCsv(header, rows);
+}
+
+/** The TaskDataError `fn` throws; fails the test when it throws nothing or something else. */
+export function taskErrorOf(fn: () => unknown): TaskDataError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof TaskDataError) return e;
+    throw e;
+  }
+  throw new Error('expected a TaskDataError');
 }
