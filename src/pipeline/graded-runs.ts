@@ -2,7 +2,7 @@
 // grades them here with the hidden labels: y = leaderboard percentile, 0 when the program fails,
 // times out or writes invalid predictions (trueScore).
 
-import type { SandboxJob, SandboxResult } from '../sandbox-pyodide/protocol.ts';
+import { missingPredictionsMessage, type SandboxJob, type SandboxResult } from '../sandbox-pyodide/protocol.ts';
 import { gradePredictions, trueScore } from '../tasks/grader.ts';
 import type { GradeResult } from '../tasks/grader.ts';
 import { scorePredictions } from '../tasks/leaderboard.ts';
@@ -44,7 +44,7 @@ export async function runAndGrade(registry: TaskRegistry, programs: readonly Pro
   return results.map((r, i) => {
     const taskId = programs[i].taskId;
     if (r.status !== 'ok') return { taskId, status: r.status, y: 0, seconds: r.seconds, error: (r.traceback ?? r.reason ?? r.status).slice(-300) };
-    if (r.predictionsCsv === undefined) return { taskId, status: 'invalid', y: 0, seconds: r.seconds, error: 'no predictions.csv' };
+    if (r.predictionsCsv === undefined) return { taskId, status: 'invalid', y: 0, seconds: r.seconds, error: missingPredictionsMessage(r) };
     const gt = graders.get(taskId)!;
     if (!gt.leaderboard) {
       const s = scorePredictions(gt.meta, gt.labels, r.predictionsCsv);

@@ -24,7 +24,9 @@ import { samplePrograms } from './policy-samples.ts';
 import { executeWithStore, OutcomeStore } from './outcome-store.ts';
 import { sampleSummary } from './sample-summary.ts';
 import { reportMarkdown, worldModelReport, type WmReport } from './wm-report.ts';
-import { deriveSeed } from '../wmrl/random.ts';
+import { deriveSeed, mulberry32 } from '../wmrl/random.ts';
+import { hashString } from '../tasks/seeded-random.ts';
+import { MUTATION_KINDS, mutantsOf, type MutationKind } from './program-mutants.ts';
 import { trainSft } from './sft.ts';
 import type { SftResult } from './sft.ts';
 import type { WmExample } from './wm-data.ts';
@@ -46,7 +48,7 @@ export interface PipelineSettings {
   syntheticCardShare?: number;
   sft: { steps: number; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number };
   /** perTask programs per training card at each temperature; heldoutPerTask per held-out card at heldoutTemperature */
-  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
+  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; mutantsPerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
   /** epochs, when set, fixes the step count from the number of examples (steps is then ignored) */
   wm: { steps: number; epochs?: number; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
   /** restrict to these task ids (quick runs); undefined = all */
@@ -65,7 +67,7 @@ export function fullSettings(seed: number, configName: ConfigName = 'small'): Pi
     syntheticCardShare: 0.5,
     sft: { steps: 800, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
     // ~3,000 executed training-card programs; 20 s is the trainer's sandbox budget (src/app/ports-browser.ts).
-    samples: { perTask: 48, temperatures: [0.4, 0.6, 0.8, 1.0], heldoutPerTask: 16, heldoutTemperature: 0.6, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
+    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0], heldoutPerTask: 16, heldoutTemperature: 0.6, mutantsPerTask: 40, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
     wm: { steps: 60, epochs: 3, batchSize: 16, peakLr: 5e-4, warmup: 30, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
   };
 }
@@ -79,7 +81,7 @@ export function quickSettings(seed: number): PipelineSettings {
     vocabSize: 700,
     composedPerTask: 2,
     sft: { steps: 3, batchSize: 4, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1 },
-    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
+    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, mutantsPerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
     wm: { steps: 3, batchSize: 8, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 1 },
     tasks: ['mlbench_Glass', 'vega_cars', 'sklearn_diabetes', 'mlbench_Ionosphere'],
   };
@@ -105,6 +107,14 @@ export interface PipelineContext {
 interface SampleRecord extends SampledProgram {
   split: string;
   temperature: number;
+  run?: GradedRun;
+}
+
+interface MutantRecord {
+  taskId: string;
+  card: string;
+  kind: MutationKind;
+  program: string;
   run?: GradedRun;
 }
 
@@ -245,6 +255,18 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
       }
       records.push(...got);
     }
+    // Programs broken on purpose (one edit each) from the training tasks' corpus programs, run like samples.
+    const corpus = readJson<CorpusEntry[]>(join(ctx.workDir, 'corpus.json'));
+    const mutants: MutantRecord[] = tasks
+      .filter((t) => t.split === 'train')
+      .flatMap((t) =>
+        mutantsOf(corpus.filter((e) => e.taskId === t.id).map((e) => e.source), s.mutantsPerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 11))).map((m) => ({
+          taskId: t.id,
+          card: t.card,
+          kind: m.kind,
+          program: m.source,
+        })),
+      );
     let runSeconds = 0;
     let executedNow = 0;
     if (s.execute) {
@@ -256,11 +278,15 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
       const order = [...records.keys()].sort((a, b) => Number(records[b].split === 'heldout') - Number(records[a].split === 'heldout'));
       const sandbox = await ctx.openSandbox(s.poolSize);
       try {
-        const runs = await executeWithStore(store, order.map((i) => ({ taskId: records[i].taskId, program: records[i].program })), s.timeoutMs, (chunk) => runAndGrade(ctx.registry, chunk, sandbox.runMany, s.timeoutMs), {
+        const programs = [...order.map((i) => ({ taskId: records[i].taskId, program: records[i].program })), ...mutants];
+        const runs = await executeWithStore(store, programs, s.timeoutMs, (chunk) => runAndGrade(ctx.registry, chunk, sandbox.runMany, s.timeoutMs), {
           chunk: 32,
           log: (done, total) => ctx.log(`samples: executed ${done}/${total} new programs (${((performance.now() - t1) / 1000).toFixed(0)} s)`),
         });
-        runs.forEach((run, j) => (records[order[j]].run = run));
+        runs.forEach((run, j) => {
+          if (j < order.length) records[order[j]].run = run;
+          else mutants[j - order.length].run = run;
+        });
       } finally {
         await sandbox.close();
       }
@@ -268,6 +294,8 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
       runSeconds = (performance.now() - t1) / 1000;
     }
     writeJson(join(ctx.workDir, 'samples.json'), records);
+    writeJson(join(ctx.workDir, 'mutants.json'), mutants);
+    const mutantRuns = mutants.filter((m) => m.run);
     figures.samples = {
       temperatures: s.temperatures,
       perTask: s.perTask,
@@ -280,6 +308,12 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
       executed: s.execute,
       train: Object.fromEntries(s.temperatures.map((t) => [`t${t}`, sampleSummary(records.filter((r) => r.split === 'train' && r.temperature === t))])),
       heldout: sampleSummary(records.filter((r) => r.split === 'heldout')),
+      mutants: {
+        programs: mutants.length,
+        executed: mutantRuns.length,
+        stillRun: mutantRuns.filter((m) => m.run!.status === 'ok').length,
+        byKind: Object.fromEntries(MUTATION_KINDS.map((k) => [k, { n: mutants.filter((m) => m.kind === k).length, stillRun: mutantRuns.filter((m) => m.kind === k && m.run!.status === 'ok').length }])),
+      },
     };
     ctx.log(`samples: ${JSON.stringify(figures.samples)}`);
   },
@@ -292,8 +326,8 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     const trainIds = new Set(tasks.map((t) => t.id));
     let fromSamples = 0;
     let failedSamples = 0;
+    const seen = new Set<string>();
     if (existsSync(samplesPath)) {
-      const seen = new Set<string>();
       for (const r of readJson<SampleRecord[]>(samplesPath)) {
         // only executed samples of training tasks with a true score (held-out tasks never train the world model);
         // one example per distinct (task, program): repeats at low temperature are one experiment
@@ -306,8 +340,17 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
         if (r.run.status !== 'ok') failedSamples++;
       }
     }
+    const mutantsPath = join(ctx.workDir, 'mutants.json');
+    let fromMutants = 0;
+    if (existsSync(mutantsPath)) {
+      for (const m of readJson<MutantRecord[]>(mutantsPath)) {
+        if (!m.run || !trainIds.has(m.taskId) || Number.isNaN(m.run.y) || m.run.y === null || seen.has(`${m.taskId}\u0000${m.program}`)) continue;
+        examples.push({ taskId: m.taskId, card: m.card, program: m.program, y: m.run.y, origin: 'mutant', valid: m.run.status === 'ok' });
+        fromMutants++;
+      }
+    }
     writeJson(join(ctx.workDir, 'wm-data.json'), examples);
-    figures.wmData = { examples: examples.length, reference: examples.length - fromSamples, samples: fromSamples, failedSamples, tasks: tasks.length, meanY: meanOf(examples.map((e) => e.y)) };
+    figures.wmData = { examples: examples.length, reference: examples.length - fromSamples - fromMutants, samples: fromSamples, failedSamples, mutants: fromMutants, tasks: tasks.length, meanY: meanOf(examples.map((e) => e.y)) };
     ctx.log(`wm-data: ${JSON.stringify(figures.wmData)}`);
   },
 
