@@ -4,11 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 
 export class InputError extends Error {}
 
-export function readInput(path: string, what: string): string {
+export function readInputBytes(path: string, what: string): Buffer {
   if (!existsSync(path)) throw new InputError(`${what} not found: ${path}`);
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(path);
   } catch (e) {
     throw new InputError(`${what} could not be read: ${path} (${(e as Error).message})`);
   }
+}
+
+export function readInput(path: string, what: string): string {
+  return readInputBytes(path, what).toString('utf8');
 }

@@ -10,7 +10,7 @@
 // browser pool (the Playground's code path), and Node grades and deduplicates it.
 // Untrusted programs never run in Node: Pyodide there can reach the host.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,10 +30,10 @@ import { missingPredictionsMessage, type SandboxFiles, type SandboxResult } from
 import { leaderboardOnTheSpot, type PopulationProgress, type PopulationRun } from '../sandbox-pyodide/leaderboard-on-the-spot.ts';
 import type { PopulationRequest } from '../sandbox-pyodide/test-page.ts';
 
+import { InputError, readInput, readInputBytes } from './cli-input.ts';
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** A problem with what the user gave us: one line, no stack trace, exit status 2. */
-class InputError extends Error {}
 
 const USAGE =
   'usage: npm run score -- --task <id> --program <file.py> [--json] [--timeout <s>]\n' +
@@ -41,19 +41,6 @@ const USAGE =
   '                        [--type <t>] [--positive <class>] [--population <n>] [--workers <n>]\n' +
   '                        [--no-leaderboard] [--save-leaderboard <file>] [--leaderboard <file>] [--json]\n' +
   '       npm run score -- --list';
-
-function readInputBytes(path: string, what: string): Buffer {
-  if (!existsSync(path)) throw new InputError(`${what} not found: ${path}`);
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    throw new InputError(`${what} could not be read: ${path} (${(e as Error).message})`);
-  }
-}
-
-function readInput(path: string, what: string): string {
-  return readInputBytes(path, what).toString('utf8');
-}
 
 function positiveInt(value: string | undefined, flag: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;

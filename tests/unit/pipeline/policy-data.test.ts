@@ -16,6 +16,7 @@ import { syntheticCard } from '../../../src/pipeline/synthetic-card.ts';
 import { worldModelReport } from '../../../src/pipeline/wm-report.ts';
 import { readExecutedSamples, toExecutedSample, writeExecutedSamples } from '../../../src/pipeline/executed-samples.ts';
 import { composeProgram } from '../../../src/pipeline/program-composer.ts';
+import { MUTATION_KINDS, mutantsOf, mutateProgram } from '../../../src/pipeline/program-mutants.ts';
 import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
 import { mulberry32 } from '../../../src/wmrl/random.ts';
 import index from '../../../public/tasks/index.json' with { type: 'json' };
@@ -193,5 +194,32 @@ describe('validation table', () => {
     expect(readExecutedSamples(path)).toEqual([s, s]);
     appendFileSync(path, '{oops\n');
     expect(() => readExecutedSamples(path)).toThrow(/line 3 is not JSON/);
+  });
+});
+
+describe('programs broken on purpose', () => {
+  it('each mutant is one edit away from a corpus program, distinct, and seeded', () => {
+    const rng = mulberry32(5);
+    const originals = Array.from({ length: 6 }, () => composeProgram('binary', 'auc', rng).source);
+    const a = mutantsOf(originals, 30, mulberry32(9));
+    const b = mutantsOf(originals, 30, mulberry32(9));
+    expect(a).toEqual(b);
+    expect(a.length).toBe(30);
+    expect(new Set(a.map((m) => m.source)).size).toBe(30);
+    for (const m of a) expect(originals).not.toContain(m.source);
+    expect(new Set(a.map((m) => m.kind))).toEqual(new Set(MUTATION_KINDS));
+    const dup = a.find((m) => m.kind === 'duplicate-keyword')!;
+    const repeated = [...dup.source.matchAll(/tk\.[A-Z]\w+\(([^()]*)\)/g)].some((c) => {
+      const kws = c[1].split(',').map((x) => x.split('=')[0].trim()).filter(Boolean);
+      return new Set(kws).size < kws.length;
+    });
+    expect(repeated).toBe(true);
+  });
+
+  it('a duplicated keyword and a dropped line are real failures in Python terms', () => {
+    const src = 'model = tk.Ridge(alpha=1)\n';
+    const m = mutateProgram(src, 'duplicate-keyword', mulberry32(1))!;
+    expect(m.source).toBe('model = tk.Ridge(alpha=1, alpha=1)\n');
+    expect(mutateProgram('import toolkit as tk\n', 'drop-line', mulberry32(1))).toBeNull();
   });
 });
