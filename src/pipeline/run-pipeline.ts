@@ -23,6 +23,7 @@ import type { SampledProgram } from './policy-samples.ts';
 import { samplePrograms } from './policy-samples.ts';
 import { executeWithStore, OutcomeStore } from './outcome-store.ts';
 import { sampleSummary } from './sample-summary.ts';
+import { toExecutedSample, writeExecutedSamples } from './executed-samples.ts';
 import { reportMarkdown, worldModelReport, type WmReport } from './wm-report.ts';
 import { deriveSeed, mulberry32 } from '../wmrl/random.ts';
 import { hashString } from '../tasks/seeded-random.ts';
@@ -47,8 +48,12 @@ export interface PipelineSettings {
   balanceTypes?: boolean;
   syntheticCardShare?: number;
   sft: { steps: number; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number };
-  /** perTask programs per training card at each temperature; heldoutPerTask per held-out card at heldoutTemperature */
-  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; mutantsPerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
+  /**
+   * perTask programs per training card at each temperature; heldoutPerTask per held-out card at each
+   * of heldoutTemperatures (the policy's figures are at heldoutTemperature, the trainer's; the world
+   * model is validated on all of them, since programs that fail are rare at the lower one)
+   */
+  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; heldoutTemperatures: number[]; mutantsPerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
   /** epochs, when set, fixes the step count from the number of examples (steps is then ignored) */
   wm: { steps: number; epochs?: number; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
   /** restrict to these task ids (quick runs); undefined = all */
@@ -67,7 +72,7 @@ export function fullSettings(seed: number, configName: ConfigName = 'small'): Pi
     syntheticCardShare: 0.5,
     sft: { steps: 800, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
     // ~3,000 executed training-card programs; 20 s is the trainer's sandbox budget (src/app/ports-browser.ts).
-    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0], heldoutPerTask: 16, heldoutTemperature: 0.6, mutantsPerTask: 40, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
+    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
     wm: { steps: 60, epochs: 3, batchSize: 16, peakLr: 5e-4, warmup: 30, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
   };
 }
@@ -81,7 +86,7 @@ export function quickSettings(seed: number): PipelineSettings {
     vocabSize: 700,
     composedPerTask: 2,
     sft: { steps: 3, batchSize: 4, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1 },
-    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, mutantsPerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
+    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, heldoutTemperatures: [1], mutantsPerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
     wm: { steps: 3, batchSize: 8, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 1 },
     tasks: ['mlbench_Glass', 'vega_cars', 'sklearn_diabetes', 'mlbench_Ionosphere'],
   };
@@ -235,7 +240,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     // held-out cards at the evaluation temperature only (they never train the world model).
     const groups = [
       ...s.temperatures.map((temperature) => ({ split: 'train', temperature, perTask: s.perTask })),
-      { split: 'heldout', temperature: s.heldoutTemperature, perTask: s.heldoutPerTask },
+      ...s.heldoutTemperatures.map((temperature) => ({ split: 'heldout', temperature, perTask: s.heldoutPerTask })),
     ];
     let sampleSeconds = 0;
     const records: SampleRecord[] = [];
@@ -307,7 +312,8 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
       executedNow,
       executed: s.execute,
       train: Object.fromEntries(s.temperatures.map((t) => [`t${t}`, sampleSummary(records.filter((r) => r.split === 'train' && r.temperature === t))])),
-      heldout: sampleSummary(records.filter((r) => r.split === 'heldout')),
+      heldout: sampleSummary(records.filter((r) => r.split === 'heldout' && r.temperature === s.heldoutTemperature)),
+      heldoutByTemperature: Object.fromEntries(s.heldoutTemperatures.map((t) => [`t${t}`, sampleSummary(records.filter((r) => r.split === 'heldout' && r.temperature === t))])),
       mutants: {
         programs: mutants.length,
         executed: mutantRuns.length,
@@ -374,12 +380,15 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     const samplesPath = join(ctx.workDir, 'samples.json');
     const heldoutSamples = existsSync(samplesPath) ? uniquePrograms(readJson<SampleRecord[]>(samplesPath).filter((r) => r.split === 'heldout' && r.run && !Number.isNaN(r.run.y))) : [];
     let heldout: WmReport | null = null;
+    const heldoutByTemperature: Record<string, WmReport> = {};
     if (heldoutSamples.length > 0) {
       const pred = await predictWithExport(final.model, tokenizer, heldoutSamples, ctx.settings.threads);
-      heldout = worldModelReport(heldoutSamples.map((r, i) => ({ taskId: r.taskId, valid: r.run!.status === 'ok', y: r.run!.y, predicted: pred[i] })));
+      const scored = heldoutSamples.map((r, i) => ({ temperature: r.temperature, item: { taskId: r.taskId, valid: r.run!.status === 'ok', y: r.run!.y, predicted: pred[i] } }));
+      heldout = worldModelReport(scored.map((x) => x.item));
+      for (const t of ctx.settings.samples.heldoutTemperatures) heldoutByTemperature[`t${t}`] = worldModelReport(scored.filter((x) => x.temperature === t).map((x) => x.item));
       ctx.log(`wm on held-out policy samples:\n${reportMarkdown('held-out samples', heldout)}`);
     }
-    figures.wm = { validation, heldout, final: { steps: opts.steps, seconds: final.seconds, examples: examples.length, truncated: final.truncated, firstLoss: final.curve[0]?.loss, finalLoss: meanOf(tail.map((p) => p.loss)) } };
+    figures.wm = { validation, heldout, heldoutByTemperature, final: { steps: opts.steps, seconds: final.seconds, examples: examples.length, truncated: final.truncated, firstLoss: final.curve[0]?.loss, finalLoss: meanOf(tail.map((p) => p.loss)) } };
   },
 
   async export(ctx, figures) {
@@ -403,6 +412,12 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     writeFileSync(join(ctx.outDir, 'policy.ckpt'), new Uint8Array(saveCheckpoint(policy.model, tokenizer, { ...policy.meta, settings: ctx.settings })));
     writeFileSync(join(ctx.outDir, 'world-model.onnx'), worldModelOnnx);
     writeJson(join(ctx.outDir, 'tokenizer.json'), tokenizer.toJSON());
+    // The world model's validation population travels with the models (npm run wm-eval reads it).
+    const samplesPath = join(ctx.workDir, 'samples.json');
+    if (existsSync(samplesPath)) {
+      const heldout = readJson<SampleRecord[]>(samplesPath).filter((r) => r.split === 'heldout' && r.run);
+      if (heldout.length > 0) writeExecutedSamples(join(ctx.outDir, 'heldout-samples.jsonl'), heldout.map(toExecutedSample));
+    }
     figures.export = { policyParameters: policy.model.layout.numParameters, worldModelParameters };
   },
 };
@@ -428,6 +443,9 @@ export async function runPipeline(ctx: PipelineContext, stages: readonly Stage[]
       describeFile(ctx.outDir, 'policy.ckpt', 'SFT policy: src/model/checkpoint.ts format, weights + config + tokenizer'),
       describeFile(ctx.outDir, 'world-model.onnx', 'frozen world model: ONNX (opset 17), weights as initializers; inputs tokens [B,T] int64, lengths [B] int64; output score [B]'),
       describeFile(ctx.outDir, 'tokenizer.json', 'byte-level BPE tokenizer shared by both models (wmrl-bpe JSON)'),
+      ...(existsSync(join(ctx.outDir, 'heldout-samples.jsonl'))
+        ? [describeFile(ctx.outDir, 'heldout-samples.jsonl', "the SFT policy's executed programs on held-out cards (JSON lines): the world model's validation population, never trained on")]
+        : []),
     ];
     writeManifest(ctx.outDir, files, {
       config,
