@@ -2,7 +2,7 @@
 import type { Model } from '../src/model/init.ts';
 import { makeSequenceBatch } from '../src/model/sequence-batch.ts';
 import type { SequenceBatch } from '../src/model/sequence-batch.ts';
-import { mulberry32 } from '../src/wmrl/random.ts';
+import { mulberry32 } from '../src/primitives/random.ts';
 
 /** The fastest of `reps` runs of fn, in seconds. */
 export async function best(reps: number, fn: () => Promise<unknown> | unknown): Promise<number> {

@@ -16,7 +16,7 @@ import { exportWorldModel } from '../src/model/onnx/export.ts';
 import { GraphBuilder } from '../src/model/onnx/graph-builder.ts';
 import { configureOrt, createWasmSession, floatTensor, ort } from '../src/model/onnx/ort-runtime.ts';
 import { WorldModelRunner } from '../src/model/onnx/world-model-runner.ts';
-import { mulberry32 } from '../src/wmrl/random.ts';
+import { mulberry32 } from '../src/primitives/random.ts';
 import { benchPrograms, benchPrompts, best, randomBatch } from './measure.ts';
 import { startNodeWebGpu } from './node-webgpu.ts';
 import type { WebGpuFigures } from './webgpu-backend.ts';

@@ -3,7 +3,7 @@
 // every module that reaches src/gpu/ must be imported dynamically AFTER startNodeWebGpu().
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
-import type { GpuContext } from '../src/gpu/device.ts';
+import type { GpuContext } from '../src/primitives/webgpu-device.ts';
 
 const rawHook = `
 import { readFile } from 'node:fs/promises';
@@ -54,7 +54,7 @@ async function start(options: NodeWebGpuOptions): Promise<NodeWebGpu> {
     Object.assign(globalThis, globals);
     // disable_robustness drops bounds-check instrumentation; the kernels check bounds themselves
     dawnGpu = create(['enable-dawn-features=disable_robustness']);
-    const { acquireDevice } = await import('../src/gpu/device.ts');
+    const { acquireDevice } = await import('../src/primitives/webgpu-device.ts');
     return { ok: true, context: await acquireDevice({ gpu: dawnGpu }) };
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? e.message : String(e) };

@@ -9,9 +9,9 @@ import { createModel } from '../src/model/init.ts';
 import type { Model } from '../src/model/init.ts';
 import { makeSequenceBatch } from '../src/model/sequence-batch.ts';
 import { Tokenizer } from '../src/model/tokenizer.ts';
-import type { GpuContext } from '../src/gpu/device.ts';
+import type { GpuContext } from '../src/primitives/webgpu-device.ts';
 import { GpuPolicyEngine } from '../src/gpu/engine/gpu-policy-engine.ts';
-import { mulberry32 } from '../src/wmrl/random.ts';
+import { mulberry32 } from '../src/primitives/random.ts';
 import { benchPrograms, benchPrompts, best, randomBatch } from './measure.ts';
 
 export interface WebGpuShapes {

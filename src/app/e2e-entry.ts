@@ -13,7 +13,7 @@ import type { PoolStats } from '../sandbox-pyodide/pool';
 import type { PolicyInfo } from '../workers/policy-api';
 import type { WorldModelInfo } from '../workers/world-model-api';
 import type { EvaluationResult } from '../wmrl/evaluate';
-import { mulberry32 } from '../wmrl/random';
+import { mulberry32 } from '../primitives/random';
 import type { StepRecord, TrainerConfig } from '../wmrl/trainer';
 import { createTrainer } from './create-trainer';
 import type { ModelSources } from './models';

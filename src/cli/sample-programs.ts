@@ -15,7 +15,7 @@ import { sampleSummary } from '../pipeline/sample-summary.ts';
 import { toExecutedSample, writeExecutedSamples } from '../pipeline/executed-samples.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
-import { deriveSeed } from '../wmrl/random.ts';
+import { deriveSeed } from '../primitives/random.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

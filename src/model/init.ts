@@ -3,7 +3,7 @@
 import type { ModelConfig } from './config.ts';
 import type { ParameterLayout } from './parameter-layout.ts';
 import { buildLayout } from './parameter-layout.ts';
-import { normal } from '../wmrl/random.ts';
+import { normal } from '../primitives/random.ts';
 
 /** A generator of uniform floats in [0, 1); structurally the same as the project's `Rng`. */
 export type Uniform = () => number;

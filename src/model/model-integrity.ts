@@ -3,8 +3,22 @@
 // fail deep inside a parser naming no file, or, worse, load and train silently. Pure: the page
 // (crypto.subtle) and the CLIs (node:crypto) pass their own sha256 and share these checks and messages.
 import type { ModelConfig } from './config';
-// The format is the one the models pipeline writes (a type-only import: nothing of Node comes along).
-import type { ManifestFile, ModelsManifest as WrittenManifest } from '../pipeline/manifest';
+
+/** One file of a models folder as its manifest lists it (the models pipeline writes the manifest). */
+export interface ManifestFile {
+  name: string;
+  bytes: number;
+  sha256: string;
+  role: string;
+}
+
+/** The manifest format as the pipeline writes it. */
+export interface WrittenManifest {
+  format: 'wmrl-models';
+  version: 1;
+  files: ManifestFile[];
+  [key: string]: unknown;
+}
 
 export type ModelsManifestFile = ManifestFile;
 

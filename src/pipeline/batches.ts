@@ -1,8 +1,8 @@
 // Seeded mini-batches of sequence indices, grouped by similar length: the engine pads a batch to its
 // longest row, so mixing 60- and 290-token sequences would waste most of a step on padding.
 
-import type { Rng } from '../wmrl/random.ts';
-import { shuffleInPlace } from '../wmrl/random.ts';
+import type { Rng } from '../primitives/random.ts';
+import { shuffleInPlace } from '../primitives/random.ts';
 
 /**
  * One epoch of batches: shuffle, cut into windows of `window` batches, sort each window by length,

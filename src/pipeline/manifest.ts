@@ -6,19 +6,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface ManifestFile {
-  name: string;
-  bytes: number;
-  sha256: string;
-  role: string;
-}
+import type { ManifestFile, WrittenManifest as ModelsManifest } from '../model/model-integrity.ts';
 
-export interface ModelsManifest {
-  format: 'wmrl-models';
-  version: 1;
-  files: ManifestFile[];
-  [key: string]: unknown;
-}
+export type { ManifestFile, ModelsManifest };
 
 export const MANIFEST_NAME = 'manifest.json';
 

@@ -5,7 +5,7 @@ import { CpuEngine } from '../engine/cpu-engine.ts';
 import type { Model } from '../model/init.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import { hashString } from '../tasks/seeded-random.ts';
-import { deriveSeed, mulberry32 } from '../wmrl/random.ts';
+import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 export interface SampledProgram {
   taskId: string;

@@ -5,8 +5,8 @@
 
 import { PREPROCESSING, programFamilies } from '../sandbox-pyodide/reference-programs.ts';
 import type { PrepChoice, ProgramFamily, TaskType } from '../sandbox-pyodide/reference-programs.ts';
-import type { Rng } from '../wmrl/random.ts';
-import { randomInt } from '../wmrl/random.ts';
+import type { Rng } from '../primitives/random.ts';
+import { randomInt } from '../primitives/random.ts';
 
 export interface ComposedProgram {
   id: string;

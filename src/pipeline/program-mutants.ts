@@ -5,8 +5,8 @@
 // Pairs that differ by one edit teach the world model where in the code a failure lives.
 
 import { programFamilies } from '../sandbox-pyodide/reference-programs.ts';
-import type { Rng } from '../wmrl/random.ts';
-import { randomInt } from '../wmrl/random.ts';
+import type { Rng } from '../primitives/random.ts';
+import { randomInt } from '../primitives/random.ts';
 
 export type MutationKind = 'duplicate-keyword' | 'foreign-keyword' | 'bad-value' | 'drop-line' | 'garble-name';
 export const MUTATION_KINDS: readonly MutationKind[] = ['duplicate-keyword', 'foreign-keyword', 'bad-value', 'drop-line', 'garble-name'];

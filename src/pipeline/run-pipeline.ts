@@ -25,7 +25,7 @@ import { executeWithStore, OutcomeStore } from './outcome-store.ts';
 import { sampleSummary } from './sample-summary.ts';
 import { toExecutedSample, writeExecutedSamples } from './executed-samples.ts';
 import { reportMarkdown, worldModelReport, type WmReport } from './wm-report.ts';
-import { deriveSeed, mulberry32 } from '../wmrl/random.ts';
+import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 import { hashString } from '../tasks/seeded-random.ts';
 import { MUTATION_KINDS, mutantsOf, type MutationKind } from './program-mutants.ts';
 import { trainSft } from './sft.ts';

@@ -7,7 +7,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { createModel } from '../model/init.ts';
 import type { Model } from '../model/init.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
-import { deriveSeed, mulberry32 } from '../wmrl/random.ts';
+import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 import type { CorpusEntry } from './corpus.ts';
 import { trainSteps, type TrainStepsOptions } from './train-steps.ts';
 

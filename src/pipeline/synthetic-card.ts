@@ -7,8 +7,8 @@
 
 import { renderCard, type CardStats } from '../tasks/task-card.ts';
 import type { MetricName, TaskType } from '../tasks/task-types.ts';
-import type { Rng } from '../wmrl/random.ts';
-import { randomInt } from '../wmrl/random.ts';
+import type { Rng } from '../primitives/random.ts';
+import { randomInt } from '../primitives/random.ts';
 
 function logUniformInt(rng: Rng, lo: number, hi: number): number {
   return Math.round(Math.exp(Math.log(lo) + rng() * (Math.log(hi) - Math.log(lo))));

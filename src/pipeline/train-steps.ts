@@ -4,7 +4,7 @@
 
 import type { Objective, PolicyEngine } from '../engine/policy-engine.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
-import type { Rng } from '../wmrl/random.ts';
+import type { Rng } from '../primitives/random.ts';
 import { learningRate, lengthGroupedBatches } from './batches.ts';
 
 export interface TrainStepsOptions {

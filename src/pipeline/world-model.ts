@@ -9,7 +9,7 @@ import type { Model } from '../model/init.ts';
 import { exportWorldModel } from '../model/onnx/export.ts';
 import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
-import { deriveSeed, mulberry32, sampleIndices } from '../wmrl/random.ts';
+import { deriveSeed, mulberry32, sampleIndices } from '../primitives/random.ts';
 import { meanAbsoluteError, pairwiseAccuracy, spearman } from './rank-metrics.ts';
 import { trainSteps, type TrainStepsOptions } from './train-steps.ts';
 import type { WmExample } from './wm-data.ts';

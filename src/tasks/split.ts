@@ -1,7 +1,7 @@
 // The fixed train/test split of a task's rows. Seeded, stratified by class for classification (so a
 // rare class lands on both sides), with caps on both sides because programs run in pure Python.
 
-import { mulberry32, shuffleInPlace } from '../wmrl/random.ts';
+import { mulberry32, shuffleInPlace } from '../primitives/random.ts';
 
 export interface SplitOptions {
   seed: number;

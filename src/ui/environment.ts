@@ -23,13 +23,9 @@ export function crossOriginIsolationCheck(isolated: boolean): Check {
   };
 }
 
-export interface AdapterSummary {
-  vendor: string;
-  architecture: string;
-  device: string;
-  description: string;
-  isFallbackAdapter?: boolean;
-}
+import type { AdapterSummary } from '../workers/gpu-api';
+
+export type { AdapterSummary };
 
 /** The name we show for an adapter: the most specific field the browser fills in. */
 export function adapterName(info: AdapterSummary): string {

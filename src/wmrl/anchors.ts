@@ -8,7 +8,7 @@
 // mulberry32(deriveSeed(seed, step)); a pure function of (seed, step, groups, count). Uniform selection
 // that ignores the programs is what keeps the anchor stream (and the PPI rectifier) unbiased.
 
-import { deriveSeed, mulberry32, sampleIndices } from './random.ts';
+import { deriveSeed, mulberry32, sampleIndices } from '../primitives/random.ts';
 
 /** Number of anchors for a step with `groups` groups, given the groups of all earlier steps. */
 export function anchorCount(rho: number, groupsBefore: number, groups: number): number {

@@ -6,7 +6,7 @@
 
 import type { CostSheet } from './cost.ts';
 import { CostMeter } from './cost.ts';
-import { deriveSeed } from './random.ts';
+import { deriveSeed } from '../primitives/random.ts';
 import type { ExecutionStatus, ExecutorPort, MedalName, PolicyPort, SamplingOptions, TaskView } from './ports.ts';
 
 export interface EvaluationOptions {

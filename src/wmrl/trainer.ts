@@ -21,7 +21,7 @@ import type { AdvantageMode } from './advantages.ts';
 import { addCosts, CostMeter, emptyCost, type CostSheet } from './cost.ts';
 import type { FusionMode } from './fusion.ts';
 import { MethodState, type MethodConfig, type MethodSnapshot } from './method-state.ts';
-import { deriveSeed, mulberry32, sampleIndices, shuffleInPlace } from './random.ts';
+import { deriveSeed, mulberry32, sampleIndices, shuffleInPlace } from '../primitives/random.ts';
 import { unreadableScores, type WorldModelReading } from './unreadable-world-model.ts';
 import type { BiasNoiseEstimate } from './theory.ts';
 import type {

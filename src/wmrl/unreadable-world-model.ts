@@ -8,7 +8,7 @@
 // attached to. Fusion should then see a large residual r and lean on the anchors, as far as its
 // ceiling K_A / (K_A + 1) allows with K_A anchor groups a step (docs/method.md).
 
-import { mulberry32, shuffleInPlace } from './random.ts';
+import { mulberry32, shuffleInPlace } from '../primitives/random.ts';
 
 /** How the world model's scores reach the method: 'program' (as scored) or 'shuffled' (the control). */
 export type WorldModelReading = 'program' | 'shuffled';

@@ -1,5 +1,12 @@
 // The contract between the page and the GPU worker (comlink). Types only: both sides import it.
-import type { AdapterSummary } from '../ui/environment';
+/** What the GPU worker reports of the adapter it found (GPUAdapterInfo's fields that it fills in). */
+export interface AdapterSummary {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  isFallbackAdapter?: boolean;
+}
 
 export interface GpuProbe {
   adapter: AdapterSummary | null;

@@ -1,10 +1,10 @@
 // The GPU worker: owns the WebGPU device so that long dispatches never block the page.
 import * as Comlink from 'comlink';
-import { acquireDevice, type GpuContext } from '../gpu/device';
+import { acquireDevice, type GpuContext } from '../primitives/webgpu-device';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../gpu/buffers';
 import { encodeMatmul } from '../gpu/matmul';
 import { matmul } from '../model/ops';
-import { mulberry32 } from '../wmrl/random';
+import { mulberry32 } from '../primitives/random';
 import type { GpuProbe, GpuWorkerApi, KernelCheck } from './gpu-api';
 
 let context: Promise<GpuContext> | null = null;

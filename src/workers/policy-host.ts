@@ -13,7 +13,7 @@ import type { ParameterLayout } from '../model/parameter-layout.ts';
 import { buildLayout } from '../model/parameter-layout.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import type { RlLossOptions } from '../model/losses.ts';
-import { mulberry32 } from '../wmrl/random.ts';
+import { mulberry32 } from '../primitives/random.ts';
 import type {
   PolicyPort, PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions,
 } from '../wmrl/ports.ts';

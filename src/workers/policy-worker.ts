@@ -4,7 +4,7 @@
 import * as Comlink from 'comlink';
 import { CpuEngine } from '../engine/cpu-engine';
 import type { PolicyEngine } from '../engine/policy-engine';
-import { acquireDevice } from '../gpu/device';
+import { acquireDevice } from '../primitives/webgpu-device';
 import { GpuPolicyEngine } from '../gpu/engine/gpu-policy-engine';
 import { loadCheckpoint } from '../model/checkpoint';
 import type { Model } from '../model/init';

@@ -10,7 +10,7 @@ import { createModel } from '../../src/model/init';
 import { sftLoss, tokenLogProbs } from '../../src/model/losses';
 import { sample } from '../../src/model/sampling';
 import { makeSequenceBatch } from '../../src/model/sequence-batch';
-import { mulberry32 } from '../../src/wmrl/random';
+import { mulberry32 } from '../../src/primitives/random';
 import type { EngineCheckRequest, EngineCheckResult } from '../../src/gpu/engine/browser-check';
 
 function relativeL2(got: ArrayLike<number>, want: ArrayLike<number>): number {

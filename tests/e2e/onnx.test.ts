@@ -1,7 +1,7 @@
 // The exported graphs in real Chromium: wasm EP (threaded, crossOriginIsolated), WebGPU EP sharing a
 // device the page owns (onnxruntime-web/webgpu, gpu-buffer outputs, Tensor.fromGpuBuffer inputs), and
 // the world-model worker over comlink, each against the TypeScript reference computed here in Node.
-// The page module (src/model/onnx/browser-checks.ts) is built on the fly into a temporary folder and
+// The page module (src/harness/onnx-browser-checks.ts) is built on the fly into a temporary folder and
 // served with the isolation headers, so the app's own build is not involved.
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { makeSequenceBatch } from '../../src/model/sequence-batch';
 import { Tokenizer } from '../../src/model/tokenizer';
 import { forward, lmLogits } from '../../src/model/transformer';
 import { exportPolicyLogits, exportWorldModel } from '../../src/model/onnx/export';
-import { mulberry32 } from '../../src/wmrl/random';
+import { mulberry32 } from '../../src/primitives/random';
 
 const root = resolve(import.meta.dirname, '../..');
 const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
@@ -31,7 +31,7 @@ describe('ONNX graphs in Chromium', () => {
 
   beforeAll(async () => {
     served = await serveBundledModule({
-      entry: 'src/model/onnx/browser-checks.ts',
+      entry: 'src/harness/onnx-browser-checks.ts',
       fileName: 'checks',
       mounts: { '/vendor/ort/': resolve(root, 'node_modules/onnxruntime-web/dist') },
     });
@@ -43,7 +43,7 @@ describe('ONNX graphs in Chromium', () => {
 
   /** Calls an export of the page module; a string, so that the test runner does not rewrite import(). */
   const call = <R>(fn: string, arg: unknown): Promise<R> => page.evaluate(`import('/checks.js').then((m) => m.${fn}(${JSON.stringify(arg)}))`) as Promise<R>;
-  type Checks = typeof import('../../src/model/onnx/browser-checks');
+  type Checks = typeof import('../../src/harness/onnx-browser-checks');
 
   afterAll(async () => {
     await browser?.close();

@@ -1,7 +1,7 @@
 // Node-side WebGPU for the gpu test project: Dawn (the `webgpu` package) on SwiftShader.
 import { existsSync } from 'node:fs';
 import { create, globals } from 'webgpu';
-import { acquireDevice, type GpuContext } from '../../src/gpu/device.ts';
+import { acquireDevice, type GpuContext } from '../../src/primitives/webgpu-device.ts';
 
 Object.assign(globalThis, globals);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acquireDevice, WebGPUUnavailableError } from '../../src/gpu/device.ts';
+import { acquireDevice, WebGPUUnavailableError } from '../../src/primitives/webgpu-device.ts';
 import { testDevice } from './dawn.ts';
 
 describe('device acquisition', () => {

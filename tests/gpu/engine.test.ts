@@ -14,7 +14,7 @@ import { makeSequenceBatch, type SequenceBatch } from '../../src/model/sequence-
 import { forward, lmLogits } from '../../src/model/transformer.ts';
 import { readFloat32 } from '../../src/gpu/buffers.ts';
 import { GpuPolicyEngine } from '../../src/gpu/engine/gpu-policy-engine.ts';
-import { deriveSeed, mulberry32 } from '../../src/wmrl/random.ts';
+import { deriveSeed, mulberry32 } from '../../src/primitives/random.ts';
 import { closeness, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
 import { expectOptimizerRoundTrip } from '../unit/onnx/engine-conformance.ts';

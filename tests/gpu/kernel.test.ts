@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { encodeKernel, grid, MAX_WORKGROUPS_PER_DIM, submit, uniformBuffer, withReductions } from '../../src/gpu/kernel.ts';
 import { readBuffer, readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
-import { describeAdapter } from '../../src/gpu/device.ts';
+import { describeAdapter } from '../../src/primitives/webgpu-device.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
 
 let device: GPUDevice;

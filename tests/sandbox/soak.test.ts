@@ -2,7 +2,7 @@
 // once with a plausible status. SANDBOX_SOAK_RUNS sets the count (default 40; `npm run test:soak`
 // runs 500). The kill schedule comes from a seeded generator, so a failure can be replayed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../src/wmrl/random.ts';
+import { mulberry32 } from '../../src/primitives/random.ts';
 import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness';
 
 const RUNS = Number(process.env.SANDBOX_SOAK_RUNS ?? 40);

@@ -1,8 +1,8 @@
 // Worker side of the browser check (browser-check.ts): builds the engine on this worker's own
 // WebGPU device and returns what the test compares with the reference computed in Node.
-import { acquireDevice } from '../device.ts';
+import { acquireDevice } from '../../primitives/webgpu-device.ts';
 import { makeSequenceBatch } from '../../model/sequence-batch.ts';
-import { mulberry32 } from '../../wmrl/random.ts';
+import { mulberry32 } from '../../primitives/random.ts';
 import { GpuPolicyEngine } from './gpu-policy-engine.ts';
 import type { EngineCheckRequest, EngineCheckResult } from './browser-check.ts';
 

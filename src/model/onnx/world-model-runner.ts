@@ -3,7 +3,7 @@
 // forwards on onnxruntime-web, on the WebGPU EP (the onnxruntime-web/webgpu bundle, sharing a
 // GPUDevice we own, outputs left in GPU buffers until read) where there is WebGPU, else on the wasm EP.
 
-import { acquireDevice } from '../../gpu/device.ts';
+import { acquireDevice } from '../../primitives/webgpu-device.ts';
 import type { Tokenizer } from '../tokenizer.ts';
 import { SPECIAL_TOKENS } from '../tokenizer.ts';
 import { configureOrt, createWasmSession, floatData, int64Tensor, ort } from './ort-runtime.ts';

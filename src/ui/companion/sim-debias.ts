@@ -5,7 +5,7 @@
 import { groupAdvantages, zeroSpreadFraction } from '../../wmrl/advantages.ts';
 import { AnchorSchedule } from '../../wmrl/anchors.ts';
 import { OnlineCalibrator, pava } from '../../wmrl/isotonic.ts';
-import { deriveSeed, mulberry32 } from '../../wmrl/random.ts';
+import { deriveSeed, mulberry32 } from '../../primitives/random.ts';
 import { inverseDistort, sampleGroup, type SimSetup } from './sim-world-model.ts';
 
 /** steps: the steps gone by; anchor pairs from all of them are in the fit. */

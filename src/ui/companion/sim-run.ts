@@ -7,7 +7,7 @@
 import type { AdvantageMode } from '../../wmrl/advantages.ts';
 import type { FusionMode } from '../../wmrl/fusion.ts';
 import { MethodState } from '../../wmrl/method-state.ts';
-import { deriveSeed, mulberry32 } from '../../wmrl/random.ts';
+import { deriveSeed, mulberry32 } from '../../primitives/random.ts';
 import { sampleGroup, type SimSetup } from './sim-world-model.ts';
 
 export interface SimRunConfig extends SimSetup {

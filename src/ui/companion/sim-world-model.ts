@@ -3,7 +3,7 @@
 // the reader controls. Nothing here is the project's trained world model; it exists so that every
 // figure can run the real method code (src/wmrl) on inputs whose ground truth is known.
 
-import { normal, type Rng } from '../../wmrl/random.ts';
+import { normal, type Rng } from '../../primitives/random.ts';
 
 /** How the synthetic world model bends the true score before noise is added. */
 export type BiasShape = 'none' | 'optimistic' | 'pessimistic' | 'compressed' | 'overconfident';

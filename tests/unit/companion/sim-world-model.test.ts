@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { pearson } from '../../../src/pipeline/rank-metrics.ts';
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
 import {
   BIAS_SHAPES,
   distort,

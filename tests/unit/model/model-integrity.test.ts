@@ -17,7 +17,7 @@ import {
   verifyModelFile,
   type ModelsManifestFile,
 } from '../../../src/model/model-integrity.ts';
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
 
 const REMEDY = 'rebuild with npm run build:models or restore it with git checkout';
 

@@ -5,7 +5,7 @@ import type { Model } from '../../../src/model/init.ts';
 import { createModel } from '../../../src/model/init.ts';
 import type { SequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
-import { mulberry32, normal } from '../../../src/wmrl/random.ts';
+import { mulberry32, normal } from '../../../src/primitives/random.ts';
 
 /** The project's generator under the name the model tests use. */
 export const testRng = mulberry32;

@@ -3,7 +3,7 @@ import { namedConfig } from '../../../src/model/config.ts';
 import type { ConfigName } from '../../../src/model/config.ts';
 import type { Model } from '../../../src/model/init.ts';
 import { createModel } from '../../../src/model/init.ts';
-import { mulberry32, normal } from '../../../src/wmrl/random.ts';
+import { mulberry32, normal } from '../../../src/primitives/random.ts';
 
 export const testRng = mulberry32;
 

@@ -1,6 +1,6 @@
 // Seeded test data: every random tensor in the op tests comes from here so failures reproduce.
 
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
 
 /** The project's generator (mulberry32) under the name the op tests use. Returns floats in [0, 1). */
 export const seededRandom = mulberry32;

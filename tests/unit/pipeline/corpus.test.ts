@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCorpus, corpusTexts, trainingTasks, type CorpusTask } from '../../../src/pipeline/corpus.ts';
 import { composeProgram, familiesFor, pythonLiteral } from '../../../src/pipeline/program-composer.ts';
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
 import type { TaskIndex } from '../../../src/tasks/task-index.ts';
 
 const index = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../public/tasks/index.json'), 'utf8')) as TaskIndex;

@@ -18,7 +18,7 @@ import { readExecutedSamples, toExecutedSample, writeExecutedSamples } from '../
 import { composeProgram } from '../../../src/pipeline/program-composer.ts';
 import { MUTATION_KINDS, mutantsOf, mutateProgram } from '../../../src/pipeline/program-mutants.ts';
 import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
 import index from '../../../public/tasks/index.json' with { type: 'json' };
 import type { MetricName, TaskType } from '../../../src/tasks/task-types.ts';
 

@@ -6,7 +6,7 @@ import { lengthGroupedBatches, learningRate } from '../../../src/pipeline/batche
 import { referenceExamples, worldModelTasks } from '../../../src/pipeline/wm-data.ts';
 import type { CorpusTask } from '../../../src/pipeline/corpus.ts';
 import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
 
 const task: CorpusTask = { id: 't', split: 'train', role: 'scored', type: 'binary', metric: 'auc', card: 'card' };
 

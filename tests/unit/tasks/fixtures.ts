@@ -2,7 +2,7 @@
 
 import { writeCsv } from '../../../src/tasks/csv.ts';
 import { TaskDataError } from '../../../src/tasks/task-errors.ts';
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
 
 export function syntheticCsv(opts: { rows: number; seed?: number; kind: 'binary' | 'multiclass' | 'regression' }): string {
   const rng = mulberry32(opts.seed ?? 7);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCsv, writeCsv } from '../../../src/tasks/csv.ts';
-import { mulberry32, shuffleInPlace } from '../../../src/wmrl/random.ts';
+import { mulberry32, shuffleInPlace } from '../../../src/primitives/random.ts';
 
 export interface ManifestEntry {
   id: string;

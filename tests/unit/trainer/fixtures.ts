@@ -14,7 +14,7 @@ import { PolicyHost } from '../../../src/workers/policy-host.ts';
 import type {
   ExecutionRequest, ExecutionResult, ExecutorPort, MedalName, PolicyPort, PolicyUpdateRequest, ScorePair, TaskSource, TaskView, WorldModelPort,
 } from '../../../src/wmrl/ports.ts';
-import { mulberry32 } from '../../../src/wmrl/random.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
 import type { TrainerConfig } from '../../../src/wmrl/trainer.ts';
 
 export const TASKS: TaskView[] = [

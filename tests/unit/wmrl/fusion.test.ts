@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { groupAdvantages } from '../../../src/wmrl/advantages.ts';
 import { chooseAnchorGroups } from '../../../src/wmrl/anchors.ts';
 import { fuseStreams, initialFusionState, type FusionGroup, type FusionState } from '../../../src/wmrl/fusion.ts';
-import { mulberry32, normal, type Rng } from '../../../src/wmrl/random.ts';
+import { mulberry32, normal, type Rng } from '../../../src/primitives/random.ts';
 
 /** A centred group of n advantages. */
 const advGroup = (n: number) =>

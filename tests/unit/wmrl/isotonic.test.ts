@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fitIsotonic, OnlineCalibrator, pava } from '../../../src/wmrl/isotonic.ts';
-import { mulberry32, shuffleInPlace } from '../../../src/wmrl/random.ts';
+import { mulberry32, shuffleInPlace } from '../../../src/primitives/random.ts';
 
 /** Exhaustive weighted isotonic least squares for small n: every partition into consecutive blocks. */
 function bruteForceIsotonic(v: number[], w: number[]): number[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { deriveSeed, mulberry32, normal, randomInt, sampleIndices, shuffleInPlace } from '../../../src/wmrl/random.ts';
+import { deriveSeed, mulberry32, normal, randomInt, sampleIndices, shuffleInPlace } from '../../../src/primitives/random.ts';
 
 describe('seeded random', () => {
   it('mulberry32 is reproducible, in [0, 1), and roughly uniform', () => {

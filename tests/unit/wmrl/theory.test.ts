@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupAdvantages } from '../../../src/wmrl/advantages.ts';
 import { fuseStreams, initialFusionState } from '../../../src/wmrl/fusion.ts';
-import { mulberry32, normal, type Rng } from '../../../src/wmrl/random.ts';
+import { mulberry32, normal, type Rng } from '../../../src/primitives/random.ts';
 import { BiasNoiseTracker } from '../../../src/wmrl/theory.ts';
 
 /** Feeds `steps` steps of two anchor groups of four, world-model scores made from real ones by `wmOf`. */

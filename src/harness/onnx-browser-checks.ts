@@ -3,11 +3,11 @@
 // Tensor.fromGpuBuffer inputs), and through the world-model worker. Inputs and outputs are plain
 // arrays so that they cross page.evaluate unchanged.
 
-import { startWorldModelWorker } from '../../workers/world-model-client';
-import { WorldModelRunner } from './world-model-runner';
-import type { WorldModelPair } from './world-model-runner';
-import { Tokenizer } from '../tokenizer';
-import type { TokenizerJSON } from '../tokenizer';
+import { startWorldModelWorker } from '../workers/world-model-client';
+import { WorldModelRunner } from '../model/onnx/world-model-runner';
+import type { WorldModelPair } from '../model/onnx/world-model-runner';
+import { Tokenizer } from '../model/tokenizer';
+import type { TokenizerJSON } from '../model/tokenizer';
 
 type OrtModule = typeof import('onnxruntime-web');
 
