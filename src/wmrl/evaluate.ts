@@ -85,21 +85,3 @@ export async function evaluatePolicy(policy: PolicyPort, executor: ExecutorPort,
     cost: meter.result(),
   };
 }
-
-/** Mean and a 95% interval (Student t) over seeds, for the tables (the paper reports no variance). */
-export function meanInterval(values: readonly number[]): { mean: number; low: number; high: number; n: number } {
-  const n = values.length;
-  if (n === 0) throw new RangeError('meanInterval: no values');
-  const m = values.reduce((a, b) => a + b, 0) / n;
-  if (n === 1) return { mean: m, low: m, high: m, n };
-  const sd = Math.sqrt(values.reduce((a, v) => a + (v - m) ** 2, 0) / (n - 1));
-  const half = studentT975(n - 1) * (sd / Math.sqrt(n));
-  return { mean: m, low: m - half, high: m + half, n };
-}
-
-// Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom; the normal 1.96 beyond.
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
-
-function studentT975(df: number): number {
-  return df <= T975.length ? T975[df - 1] : 1.96;
-}

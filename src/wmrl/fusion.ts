@@ -34,7 +34,7 @@ export const DEFAULT_EMA_RATE = 0.1;
 export interface FusionState {
   /** EMA of the mean squared (world-model - real) advantage error on anchor sequences; null before any anchor. */
   r: number | null;
-  /** Last stream weights; reused in steps without anchors. Before any anchor: w_A = 0, w_W = 1. */
+  /** Weights carried to steps that cannot estimate their own (no anchors, or no spread). Before any anchor: w_A = 0, w_W = 1. */
   wA: number;
   wW: number;
   /** PPI lambda to use at the next step. Starts at 1 (classical PPI). */
@@ -42,12 +42,10 @@ export interface FusionState {
   /** EMAs of mean A_real * A_wm and mean A_wm^2 over anchor sequences (for lambda); null before any anchor. */
   crossMoment: number | null;
   wmMoment: number | null;
-  /** Number of steps that had at least one anchor group. */
-  anchorSteps: number;
 }
 
 export function initialFusionState(): FusionState {
-  return { r: null, wA: 0, wW: 1, lambda: 1, crossMoment: null, wmMoment: null, anchorSteps: 0 };
+  return { r: null, wA: 0, wW: 1, lambda: 1, crossMoment: null, wmMoment: null };
 }
 
 /** Per-step numbers for the UI. */
@@ -97,99 +95,101 @@ export function inverseVarianceWeight(vA: number, vW: number): number {
   return vW / (vA + vW);
 }
 
-/**
- * Fuses one step. Guards (the paper is silent): a stream variance that is zero or not finite means the
- * step has no usable spread to estimate it from (e.g. every anchor group flat), so the last weights are
- * reused, as in steps without anchors; a step whose groups are all anchors runs on the anchor stream
- * alone (w_A = 1) but does not overwrite the carried weights, which describe the mixed case.
- */
-export function fuseStreams(groups: readonly FusionGroup[], state: FusionState, config: FusionConfig): FusionResult {
-  const rate = config.emaRate ?? DEFAULT_EMA_RATE;
-  if (!(rate > 0 && rate <= 1)) throw new RangeError(`emaRate must lie in (0, 1], got ${rate}`);
+/** The step's groups split into the two streams, checked. */
+interface Streams {
+  anchorReal: (readonly number[])[];
+  anchorWm: (readonly number[])[];
+  wmOnly: (readonly number[])[];
+}
 
-  const anchorReal: (readonly number[])[] = [];
-  const anchorWm: (readonly number[])[] = [];
-  const wmOnly: (readonly number[])[] = [];
+function splitStreams(groups: readonly FusionGroup[]): Streams {
+  const out: Streams = { anchorReal: [], anchorWm: [], wmOnly: [] };
   for (const g of groups) {
     for (const v of g.wm) if (!Number.isFinite(v)) throw new RangeError(`world-model advantage ${v} is not finite`);
     if (g.real === null) {
-      wmOnly.push(g.wm);
+      out.wmOnly.push(g.wm);
       continue;
     }
-    if (g.real.length !== g.wm.length) {
-      throw new RangeError(`anchor group has ${g.real.length} real but ${g.wm.length} world-model advantages`);
-    }
+    if (g.real.length !== g.wm.length) throw new RangeError(`anchor group has ${g.real.length} real but ${g.wm.length} world-model advantages`);
     for (const v of g.real) if (!Number.isFinite(v)) throw new RangeError(`real advantage ${v} is not finite`);
-    anchorReal.push(g.real);
-    anchorWm.push(g.wm);
+    out.anchorReal.push(g.real);
+    out.anchorWm.push(g.wm);
   }
-  const kA = anchorReal.length;
-  const kW = wmOnly.length;
-  const b = kA + kW;
+  return out;
+}
 
-  // Noise r and the PPI moments, from the paired advantages on anchors.
-  let r = state.r;
-  let crossMoment = state.crossMoment;
-  let wmMoment = state.wmMoment;
-  let stepError: number | null = null;
-  if (kA > 0) {
-    let se = 0;
-    let cross = 0;
-    let sq = 0;
-    let n = 0;
-    for (let g = 0; g < kA; g++) {
-      const real = anchorReal[g];
-      const wm = anchorWm[g];
-      for (let i = 0; i < real.length; i++) {
-        const e = wm[i] - real[i];
-        se += e * e;
-        cross += real[i] * wm[i];
-        sq += wm[i] * wm[i];
-        n++;
-      }
-    }
-    if (n > 0) {
-      stepError = se / n;
-      r = ema(r, stepError, rate);
-      crossMoment = ema(crossMoment, cross / n, rate);
-      wmMoment = ema(wmMoment, sq / n, rate);
-    }
-  }
+/** The noise estimate: what the anchors say of the world model's advantage error this step, folded into EMAs. */
+export interface NoiseEstimate {
+  r: number | null;
+  crossMoment: number | null;
+  wmMoment: number | null;
+  /** This step's mean squared error on anchor sequences; null without anchors. */
+  stepError: number | null;
+}
 
-  // Inverse-variance weights.
-  let vA: number | null = null;
-  let vW: number | null = null;
-  let wA = state.wA;
-  let wW = state.wW;
-  let carriedWA = state.wA;
-  let carriedWW = state.wW;
-  let weightsReused = true;
-  if (kA > 0 && kW === 0) {
-    vA = meanSquare(anchorReal) / kA;
-    wA = 1;
-    wW = 0;
-    weightsReused = false;
-  } else if (kA > 0 && kW > 0 && r !== null) {
-    vA = meanSquare(anchorReal) / kA;
-    vW = meanSquare(wmOnly) / kW + r;
-    if (vA > 0 && vW > 0 && Number.isFinite(vA) && Number.isFinite(vW)) {
-      wA = inverseVarianceWeight(vA, vW);
-      wW = 1 - wA;
-      carriedWA = wA;
-      carriedWW = wW;
-      weightsReused = false;
+export function estimateNoise(anchorReal: readonly (readonly number[])[], anchorWm: readonly (readonly number[])[], state: FusionState, rate: number): NoiseEstimate {
+  let se = 0;
+  let cross = 0;
+  let sq = 0;
+  let n = 0;
+  anchorReal.forEach((real, g) => {
+    const wm = anchorWm[g];
+    for (let i = 0; i < real.length; i++) {
+      const e = wm[i] - real[i];
+      se += e * e;
+      cross += real[i] * wm[i];
+      sq += wm[i] * wm[i];
+      n++;
     }
-  }
+  });
+  if (n === 0) return { r: state.r, crossMoment: state.crossMoment, wmMoment: state.wmMoment, stepError: null };
+  return { r: ema(state.r, se / n, rate), crossMoment: ema(state.crossMoment, cross / n, rate), wmMoment: ema(state.wmMoment, sq / n, rate), stepError: se / n };
+}
 
-  // Loss coefficients.
-  const lambda = state.lambda;
-  const coefficients = groups.map((g): number[] => {
-    switch (config.mode) {
+/** The stream weights in force this step, and the ones to carry to the next. */
+export interface StreamWeights {
+  vA: number | null;
+  vW: number | null;
+  wA: number;
+  wW: number;
+  /** carried to the next step (a step of anchors only does not describe the mixed case, so it carries the old ones) */
+  carry: { wA: number; wW: number };
+  /** no usable estimate this step: the carried weights are in force */
+  reused: boolean;
+}
+
+/**
+ * Inverse-variance weights. Guards (the paper is silent): a stream variance that is zero or not
+ * finite means the step has no usable spread to estimate it from (e.g. every anchor group flat), so
+ * the carried weights stay in force, as in steps without anchors; a step whose groups are all anchors
+ * runs on the anchor stream alone (w_A = 1) but carries the old weights on.
+ */
+export function streamWeights(streams: Streams, r: number | null, carried: { wA: number; wW: number }): StreamWeights {
+  const kA = streams.anchorReal.length;
+  const kW = streams.wmOnly.length;
+  const reuse: StreamWeights = { vA: null, vW: null, wA: carried.wA, wW: carried.wW, carry: carried, reused: true };
+  if (kA === 0) return reuse;
+  const vA = meanSquare(streams.anchorReal) / kA;
+  if (kW === 0) return { vA, vW: null, wA: 1, wW: 0, carry: carried, reused: false };
+  if (r === null) return reuse;
+  const vW = meanSquare(streams.wmOnly) / kW + r;
+  if (!(vA > 0 && vW > 0 && Number.isFinite(vA) && Number.isFinite(vW))) return { ...reuse, vA, vW };
+  const wA = inverseVarianceWeight(vA, vW);
+  return { vA, vW, wA, wW: 1 - wA, carry: { wA, wW: 1 - wA }, reused: false };
+}
+
+/** Per-sequence loss coefficients of each mode, on the scale of plain GRPO over all B groups. */
+export function lossCoefficients(groups: readonly FusionGroup[], mode: FusionMode, w: { wA: number; wW: number }, lambda: number): number[][] {
+  const kA = groups.filter((g) => g.real !== null).length;
+  const kW = groups.length - kA;
+  const b = groups.length;
+  return groups.map((g): number[] => {
+    switch (mode) {
       case 'none':
         return [...(g.real ?? g.wm)];
       case 'ivw':
-        if (g.real !== null) return g.real.map((a) => (b * wA * a) / kA);
-        return g.wm.map((a) => (b * wW * a) / kW);
+        if (g.real !== null) return g.real.map((a) => (b * w.wA * a) / kA);
+        return g.wm.map((a) => (b * w.wW * a) / kW);
       case 'ppi': {
         if (g.real === null) return g.wm.map((a) => lambda * a);
         const real = g.real;
@@ -197,25 +197,39 @@ export function fuseStreams(groups: readonly FusionGroup[], state: FusionState, 
       }
     }
   });
+}
 
-  // Next lambda: the variance-minimising coefficient Cov(real, wm) / Var(wm) (advantages are centred
-  // per group), clipped to [0, 1]; kept when the world-model advantages have no spread.
-  let nextLambda = state.lambda;
-  if (crossMoment !== null && wmMoment !== null && wmMoment > 0) {
-    nextLambda = Math.min(1, Math.max(0, crossMoment / wmMoment));
-  }
+/**
+ * The PPI lambda for the next step: the variance-minimising Cov(real, wm) / Var(wm) (advantages are
+ * centred per group), clipped to [0, 1]; kept when the world-model advantages have no spread.
+ */
+export function nextLambda(noise: NoiseEstimate, lambda: number): number {
+  if (noise.crossMoment === null || noise.wmMoment === null || !(noise.wmMoment > 0)) return lambda;
+  return Math.min(1, Math.max(0, noise.crossMoment / noise.wmMoment));
+}
 
+/** Fuses one step: noise estimate, stream weights, loss coefficients, and the state for the next step. */
+export function fuseStreams(groups: readonly FusionGroup[], state: FusionState, config: FusionConfig): FusionResult {
+  const rate = config.emaRate ?? DEFAULT_EMA_RATE;
+  if (!(rate > 0 && rate <= 1)) throw new RangeError(`emaRate must lie in (0, 1], got ${rate}`);
+  const streams = splitStreams(groups);
+  const noise = estimateNoise(streams.anchorReal, streams.anchorWm, state, rate);
+  const w = streamWeights(streams, noise.r, { wA: state.wA, wW: state.wW });
   return {
-    coefficients,
-    state: {
-      r,
-      wA: carriedWA,
-      wW: carriedWW,
-      lambda: nextLambda,
-      crossMoment,
-      wmMoment,
-      anchorSteps: state.anchorSteps + (kA > 0 ? 1 : 0),
+    coefficients: lossCoefficients(groups, config.mode, w, state.lambda),
+    state: { r: noise.r, wA: w.carry.wA, wW: w.carry.wW, lambda: nextLambda(noise, state.lambda), crossMoment: noise.crossMoment, wmMoment: noise.wmMoment },
+    diagnostics: {
+      mode: config.mode,
+      anchorGroups: streams.anchorReal.length,
+      wmGroups: streams.wmOnly.length,
+      vA: w.vA,
+      vW: w.vW,
+      r: noise.r,
+      stepError: noise.stepError,
+      wA: w.wA,
+      wW: w.wW,
+      weightsReused: w.reused,
+      lambda: state.lambda,
     },
-    diagnostics: { mode: config.mode, anchorGroups: kA, wmGroups: kW, vA, vW, r, stepError, wA, wW, weightsReused, lambda },
   };
 }

@@ -1,7 +1,7 @@
-// One WMRL step as a pure function over plain arrays (method.md 3.2-3.7). The trainer loop calls
-// `planStep` to learn which groups to execute, gathers world-model scores for every group and real
-// scores for the anchors, then calls `scoreStep`, and afterwards feeds `anchorPairs` to the online
-// calibrator (MethodState does that bookkeeping).
+// One WMRL step as a pure function over plain arrays (method.md 3.2-3.7). MethodState plans which
+// groups to execute (AnchorSchedule), the trainer gathers world-model scores for every group and real
+// scores for the anchors, then `scoreStep` turns them into loss coefficients, and MethodState feeds
+// `anchorPairs` to the online calibrator afterwards.
 //
 // Calibration timing (a choice; the paper only says "refit every step"): a step is scored with the
 // calibrator fitted on anchors of *earlier* steps, and its own anchor pairs are added after. This keeps
@@ -9,7 +9,6 @@
 // than it is) and keeps the world model independent of the anchors it is rectified on, which PPI needs
 // to stay unbiased. The cost is a one-step lag in what the calibrator has seen.
 
-import { anchorCount, chooseAnchorGroups, type AnchorPlan } from './anchors.ts';
 import { groupAdvantages, zeroSpreadFraction, type AdvantageMode } from './advantages.ts';
 import { fuseStreams, type FusionConfig, type FusionDiagnostics, type FusionState } from './fusion.ts';
 import type { Calibrator } from './isotonic.ts';
@@ -20,18 +19,6 @@ export interface StepConfig {
   /** Debiasing on: world-model groups use g(s); off: raw s. */
   debias: boolean;
   fusion: FusionConfig;
-}
-
-/** Pure anchor plan for one step (the same rule AnchorSchedule applies). */
-export function planStep(
-  anchors: { rho: number; seed: number },
-  at: { step: number; groupsBefore: number; groups: number },
-): AnchorPlan {
-  const count = anchorCount(anchors.rho, at.groupsBefore, at.groups);
-  const chosen = chooseAnchorGroups(anchors.seed, at.step, at.groups, count);
-  const isAnchor = new Array<boolean>(at.groups).fill(false);
-  for (const a of chosen) isAnchor[a] = true;
-  return { step: at.step, anchors: chosen, isAnchor };
 }
 
 export interface StepInput {

@@ -1,8 +1,7 @@
 // Held-out evaluation (avg@k, medal rate) with the real CPU engine and the fixture executor (which
 // never runs programs), plus the 95% interval helper.
 import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
-import { evaluatePolicy, meanInterval } from '../../../src/wmrl/evaluate.ts';
+import { evaluatePolicy } from '../../../src/wmrl/evaluate.ts';
 import { cpuPolicy, FIXTURE_BUSY_MS, FixtureExecutor, fixtureScore, HELD_OUT } from './fixtures.ts';
 
 const sampling = { maxNewTokens: 10, temperature: 1, topK: 0 };
@@ -46,24 +45,5 @@ describe('evaluatePolicy', { timeout: 30_000 }, () => {
     await expect(evaluatePolicy(policy, new FixtureExecutor(), HELD_OUT, { k: 0, seed: 1, sampling })).rejects.toThrow(/k must/);
     await expect(evaluatePolicy(policy, new FixtureExecutor(), [], { k: 2, seed: 1, sampling })).rejects.toThrow(/no held-out/);
     await policy.dispose();
-  });
-});
-
-describe('meanInterval', () => {
-  it('contains the mean, is symmetric, and shrinks to the point for one value or equal values', () => {
-    fc.assert(
-      fc.property(fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 1, maxLength: 40 }), (xs) => {
-        const r = meanInterval(xs);
-        const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-        expect(r.mean).toBeCloseTo(m, 9);
-        expect(r.low).toBeLessThanOrEqual(r.mean + 1e-12);
-        expect(r.high).toBeGreaterThanOrEqual(r.mean - 1e-12);
-        expect(r.high - r.mean).toBeCloseTo(r.mean - r.low, 9);
-      }),
-    );
-    expect(meanInterval([0.3])).toEqual({ mean: 0.3, low: 0.3, high: 0.3, n: 1 });
-    // two values 0 and 1: mean 0.5, sd 0.707, t(1) = 12.706 -> half-width 6.353
-    const two = meanInterval([0, 1]);
-    expect(two.high - two.mean).toBeCloseTo(12.706 * Math.SQRT1_2 / Math.SQRT2, 6);
   });
 });

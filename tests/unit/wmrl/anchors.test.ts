@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { anchorCount, AnchorSchedule, chooseAnchorGroups } from '../../../src/wmrl/anchors.ts';
-import { planStep } from '../../../src/wmrl/step.ts';
 
 const rho = fc.double({ min: 0, max: 1, noNaN: true });
 const batches = fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 60 });
@@ -60,18 +59,19 @@ describe('AnchorSchedule', () => {
       fc.property(fc.integer(), fc.nat(1000), fc.integer({ min: 1, max: 30 }), (seed, step, groups) => {
         const k = Math.min(groups, 3);
         expect(chooseAnchorGroups(seed, step, groups, k)).toEqual(chooseAnchorGroups(seed, step, groups, k));
-        const plan = planStep({ rho: 0.25, seed }, { step, groupsBefore: 7, groups });
-        expect(plan.anchors).toEqual(chooseAnchorGroups(seed, step, groups, anchorCount(0.25, 7, groups)));
       }),
     );
   });
 
-  it('agrees with the pure planStep and survives a snapshot/restore', () => {
+  it('plans each step by anchorCount and chooseAnchorGroups, and survives a snapshot/restore', () => {
     const a = new AnchorSchedule(0.15, 99);
     let groupsBefore = 0;
     for (let t = 0; t < 10; t++) {
-      const expected = planStep({ rho: 0.15, seed: 99 }, { step: t, groupsBefore, groups: 8 });
-      expect(a.next(8)).toEqual(expected);
+      const anchors = chooseAnchorGroups(99, t, 8, anchorCount(0.15, groupsBefore, 8));
+      const plan = a.next(8);
+      expect(plan.step).toBe(t);
+      expect(plan.anchors).toEqual(anchors);
+      expect(plan.isAnchor).toEqual(Array.from({ length: 8 }, (_, g) => anchors.includes(g)));
       groupsBefore += 8;
     }
     const b = AnchorSchedule.restore(a.snapshot());

@@ -73,7 +73,7 @@ describe('scoreStep', () => {
   it('carries fusion state forward and rejects inconsistent input', () => {
     const out = scoreStep({ s, y, calibrator: doubling, fusionState: initialFusionState(), config: cfg() });
     expect(out.fusionState.r).toBe(out.diagnostics.stepError);
-    expect(out.fusionState.anchorSteps).toBe(1);
+    expect(out.fusionState.wA).toBe(out.diagnostics.wA);
     expect(() => scoreStep({ s, y: [null], calibrator: doubling, fusionState: initialFusionState(), config: cfg() })).toThrow(RangeError);
     expect(() => scoreStep({ s, y: [[0.1], null, null], calibrator: doubling, fusionState: initialFusionState(), config: cfg() })).toThrow(RangeError);
   });
