@@ -8,8 +8,8 @@ import { startPolicyWorker, workerPolicyPort, type PolicyWorkerHandle } from '..
 import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api';
 import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client';
 import type { WorldModelInfo } from '../workers/world-model-api';
-import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../wmrl/evaluate';
-import { Trainer, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../wmrl/trainer';
+import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate';
+import { Trainer, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
 import { loadCommittedModels, type ModelSources } from './models';
 import { RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
 

@@ -12,9 +12,9 @@ import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
 import type { PoolStats } from '../sandbox-pyodide/pool';
 import type { PolicyInfo } from '../workers/policy-api';
 import type { WorldModelInfo } from '../workers/world-model-api';
-import type { EvaluationResult } from '../wmrl/evaluate';
+import type { EvaluationResult } from '../training/evaluate';
 import { mulberry32 } from '../primitives/random';
-import type { StepRecord, TrainerConfig } from '../wmrl/trainer';
+import type { StepRecord, TrainerConfig } from '../training/trainer';
 import { createTrainer } from './create-trainer';
 import type { ModelSources } from './models';
 

@@ -11,7 +11,7 @@ import { trainTokenizer } from '../model/tokenizer-training';
 import { referencePrograms } from '../sandbox-pyodide/reference-programs';
 import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
 import { mulberry32 } from '../primitives/random';
-import type { StepRecord } from '../wmrl/trainer';
+import type { StepRecord } from '../training/trainer';
 import { FOLDER_MODELS_PATH, trimRecord, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
 import { createTrainer, type TrainerSession } from './create-trainer';
 import { loadCommittedModels, type ModelSources } from './models';

@@ -10,7 +10,7 @@ import type { ProgramInputs } from '../tasks/task-types';
 import type { WorldModelWorkerHandle } from '../workers/world-model-client';
 import type {
   ExecutionRequest, ExecutionResult, ExecutorPort, ScorePair, TaskSource, TaskView, WorldModelPort, WorldModelScoreResult,
-} from '../wmrl/ports';
+} from '../training/ports';
 
 export class WorkerWorldModel implements WorldModelPort {
   constructor(private readonly handle: WorldModelWorkerHandle, readonly backend: string) {}

@@ -3,8 +3,8 @@
 // cost books) plus the step records and the last evaluation, as the Train view shows them.
 // IndexedDB stores typed arrays by structured clone, so the checkpoint goes in as it is.
 
-import type { EvaluationResult } from '../wmrl/evaluate';
-import type { StepRecord, TrainerCheckpoint } from '../wmrl/trainer';
+import type { EvaluationResult } from '../training/evaluate';
+import type { StepRecord, TrainerCheckpoint } from '../training/trainer';
 
 export interface SavedRun {
   id: string;

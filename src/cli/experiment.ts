@@ -21,9 +21,9 @@ import { pairedComparison, summarisePresets } from '../experiments/aggregate.ts'
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
 import { FOLDER_MODELS_PATH, isRunResult, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
-import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../wmrl/presets.ts';
-import type { TrainerConfig } from '../wmrl/trainer.ts';
-import { DEFAULT_EVAL_K } from '../wmrl/evaluate.ts';
+import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
+import type { TrainerConfig } from '../training/trainer.ts';
+import { DEFAULT_EVAL_K } from '../training/evaluate.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { readVerifiedModels } from './model-files.ts';
 

@@ -6,7 +6,7 @@ import type { Uniform } from '../model/init.ts';
 import type { AdamWConfig } from '../model/ops.ts';
 import type { RlLossOptions } from '../model/losses.ts';
 import type { SequenceBatch } from '../model/sequence-batch.ts';
-import type { OptimizerState } from '../wmrl/ports.ts';
+import type { OptimizerState } from '../training/ports.ts';
 
 export type { OptimizerState };
 

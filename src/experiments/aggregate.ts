@@ -1,7 +1,7 @@
 // From run results to the numbers of the tables: per run a flat set of metrics, per preset the mean
 // and 95% Student-t interval over seeds, and the paired comparisons the claims of method.md 5 need
 // (ratios and differences computed seed by seed, so the shared randomness of a seed cancels).
-import { COST_COMPONENTS, type CostComponent } from '../wmrl/cost.ts';
+import { COST_COMPONENTS, type CostComponent } from '../training/cost.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { pairwiseAccuracy } from '../pipeline/rank-metrics.ts';
 import { SFT_PRESET, type RunResult, type TrimmedStepRecord } from './run-result.ts';

@@ -1,9 +1,9 @@
 // What one experiment run is and what it leaves behind: the request the CLI sends to the experiment
 // page, and the result it writes as JSON (one file per preset x seed, plus one per seed for the SFT
 // policy evaluated before any training: the "no RL" row). Plain data, structured-clone and JSON safe.
-import type { EvaluationResult } from '../wmrl/evaluate.ts';
-import type { CostSheet } from '../wmrl/cost.ts';
-import type { GroupRecord, StepRecord, TrainerConfig } from '../wmrl/trainer.ts';
+import type { EvaluationResult } from '../training/evaluate.ts';
+import type { CostSheet } from '../training/cost.ts';
+import type { GroupRecord, StepRecord, TrainerConfig } from '../training/trainer.ts';
 import type { PolicyInfo } from '../workers/policy-api.ts';
 import type { WorldModelInfo } from '../workers/world-model-api.ts';
 

@@ -1,5 +1,5 @@
 // The contract between the page and the policy worker (comlink). Types only: both sides import it.
-import type { PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions } from '../wmrl/ports';
+import type { PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions } from '../training/ports';
 
 export type PolicyBackendChoice = 'auto' | 'cpu' | 'webgpu';
 

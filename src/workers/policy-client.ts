@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { PolicyInfo, PolicyLoadRequest, PolicyWorkerApi } from './policy-api';
-import type { PolicyPort, PolicyUpdateRequest, PolicyWeights } from '../wmrl/ports';
+import type { PolicyPort, PolicyUpdateRequest, PolicyWeights } from '../training/ports';
 
 export interface PolicyWorkerHandle {
   api: Comlink.Remote<PolicyWorkerApi>;

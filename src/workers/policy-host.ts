@@ -16,7 +16,7 @@ import type { RlLossOptions } from '../model/losses.ts';
 import { mulberry32 } from '../primitives/random.ts';
 import type {
   PolicyPort, PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions,
-} from '../wmrl/ports.ts';
+} from '../training/ports.ts';
 
 /** AdamW moments as in the SFT stage (src/pipeline/sft.ts). */
 export const RL_ADAM = { beta1: 0.9, beta2: 0.95, eps: 1e-8 } as const;

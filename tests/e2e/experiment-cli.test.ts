@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCsv } from '../../src/experiments/csv';
 import type { RunResult } from '../../src/experiments/run-result';
-import { COST_COMPONENTS } from '../../src/wmrl/cost';
+import { COST_COMPONENTS } from '../../src/training/cost';
 
 const root = resolve(import.meta.dirname, '../..');
 const out = mkdtempSync(join(tmpdir(), 'wmrl-experiment-e2e-'));

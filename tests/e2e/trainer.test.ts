@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, serveDist, type Served } from './browser';
-import { presetConfig } from '../../src/wmrl/presets';
-import { COST_COMPONENTS } from '../../src/wmrl/cost';
+import { presetConfig } from '../../src/training/presets';
+import { COST_COMPONENTS } from '../../src/training/cost';
 import type { TinyRunResult } from '../../src/app/e2e-entry';
 
 describe('trainer in Chromium (app-harness.html)', () => {

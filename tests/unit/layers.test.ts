@@ -13,7 +13,8 @@ const LAYERS = [
   'model', // the reference transformer, tokenizer, checkpoints, ONNX export
   'tasks', // the task suite, metrics, grading
   'sandbox-pyodide', // the hardened Pyodide pool and the toolkit programs
-  'wmrl', // the method: anchors, calibration, advantages, fusion, the trainer loop over ports
+  'wmrl', // the method: anchors, calibration, advantages, fusion, one step's scoring
+  'training', // the trainer loop over its ports, evaluation (avg@k), compute accounting, presets
   'engine', // the CPU policy engine (onnxruntime-web) behind the trainer's ports
   'gpu', // WGSL kernels and the WebGPU policy engine
   'pipeline', // the models pipeline (SFT, samples, world model)

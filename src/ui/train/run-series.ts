@@ -1,7 +1,7 @@
 // Turns the StepRecords of a live run into chart series. Pure, so the view stays thin and the
 // mapping is tested without a browser. Steps are numbered from 1 on screen (records count from 0).
-import type { StepRecord } from '../../wmrl/trainer';
-import type { CostComponent } from '../../wmrl/cost';
+import type { StepRecord } from '../../training/trainer';
+import type { CostComponent } from '../../training/cost';
 
 export type Point = readonly [number, number];
 

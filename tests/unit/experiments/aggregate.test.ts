@@ -4,10 +4,10 @@ import { METRICS, pairedComparison, runMetrics, summarisePresets } from '../../.
 import { csvField, parseCsv, runsCsv } from '../../../src/experiments/csv';
 import { formatInterval, renderReport } from '../../../src/experiments/report';
 import { isRunResult, runFileName, trimRecord, SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
-import { presetConfig, type PresetId } from '../../../src/wmrl/presets';
-import { emptyCost, type CostSheet } from '../../../src/wmrl/cost';
-import type { EvaluationResult } from '../../../src/wmrl/evaluate';
-import type { StepRecord } from '../../../src/wmrl/trainer';
+import { presetConfig, type PresetId } from '../../../src/training/presets';
+import { emptyCost, type CostSheet } from '../../../src/training/cost';
+import type { EvaluationResult } from '../../../src/training/evaluate';
+import type { StepRecord } from '../../../src/training/trainer';
 
 function evaluation(avg: number, medal = 0): EvaluationResult {
   return { k: 2, seed: 1, tasks: [{ taskId: 'a', scores: [avg, avg], statuses: ['ok', 'ok'], medals: [null, null], avg, anyMedal: medal > 0 }], avgAtK: avg, medalRate: medal, anyMedalRate: medal > 0 ? 1 : 0, validRunRate: 1, cost: emptyCost() };

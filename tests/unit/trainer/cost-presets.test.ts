@@ -1,9 +1,9 @@
 // Cost meter arithmetic, the task draw, and the presets' switches.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addCosts, COST_COMPONENTS, CostMeter, costShares, emptyCost } from '../../../src/wmrl/cost.ts';
-import { PRESETS, presetConfig, presetById, WMRL_RHO } from '../../../src/wmrl/presets.ts';
-import { drawTasks, validateTrainerConfig } from '../../../src/wmrl/trainer.ts';
+import { addCosts, COST_COMPONENTS, CostMeter, costShares, emptyCost } from '../../../src/training/cost.ts';
+import { PRESETS, presetConfig, presetById, WMRL_RHO } from '../../../src/training/presets.ts';
+import { drawTasks, validateTrainerConfig } from '../../../src/training/trainer.ts';
 
 describe('CostMeter', () => {
   it('total busy time is the sum of the charges; addCosts adds component by component', () => {

@@ -1,7 +1,7 @@
 // Held-out evaluation (avg@k, medal rate) with the real CPU engine and the fixture executor (which
 // never runs programs), plus the 95% interval helper.
 import { describe, expect, it } from 'vitest';
-import { evaluatePolicy } from '../../../src/wmrl/evaluate.ts';
+import { evaluatePolicy } from '../../../src/training/evaluate.ts';
 import { cpuPolicy, FIXTURE_BUSY_MS, FixtureExecutor, fixtureScore, HELD_OUT } from './fixtures.ts';
 
 const sampling = { maxNewTokens: 10, temperature: 1, topK: 0 };

@@ -13,9 +13,9 @@ import { hashString } from '../../../src/tasks/seeded-random.ts';
 import { PolicyHost } from '../../../src/workers/policy-host.ts';
 import type {
   ExecutionRequest, ExecutionResult, ExecutorPort, MedalName, PolicyPort, PolicyUpdateRequest, ScorePair, TaskSource, TaskView, WorldModelPort,
-} from '../../../src/wmrl/ports.ts';
+} from '../../../src/training/ports.ts';
 import { mulberry32 } from '../../../src/primitives/random.ts';
-import type { TrainerConfig } from '../../../src/wmrl/trainer.ts';
+import type { TrainerConfig } from '../../../src/training/trainer.ts';
 
 export const TASKS: TaskView[] = [
   { id: 'task_a', card: 'Regression. Metric: RMSE.' },

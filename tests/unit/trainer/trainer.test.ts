@@ -1,9 +1,9 @@
 // The training loop's bookkeeping with the real MethodState and the real CPU engine on a tiny random
 // model. The executor is a test fixture (fixtures.ts): sampled programs are never run in Node.
 import { describe, expect, it } from 'vitest';
-import { Trainer, tokenBudget, type StepRecord, type TrainerPorts } from '../../../src/wmrl/trainer.ts';
-import { COST_COMPONENTS } from '../../../src/wmrl/cost.ts';
-import type { TrainerConfig } from '../../../src/wmrl/trainer.ts';
+import { Trainer, tokenBudget, type StepRecord, type TrainerPorts } from '../../../src/training/trainer.ts';
+import { COST_COMPONENTS } from '../../../src/training/cost.ts';
+import type { TrainerConfig } from '../../../src/training/trainer.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { cpuPolicy, FIXTURE_BUSY_MS, FixedTasks, FixtureExecutor, fixtureScore, RecordingPolicy, testConfig, TinyWorldModel } from './fixtures.ts';
 

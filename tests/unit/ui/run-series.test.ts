@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anchorShare, calibrationCurve, costSeries, fusionSeries, rewardSeries } from '../../../src/ui/train/run-series';
-import { emptyCost } from '../../../src/wmrl/cost';
-import type { StepRecord } from '../../../src/wmrl/trainer';
+import { emptyCost } from '../../../src/training/cost';
+import type { StepRecord } from '../../../src/training/trainer';
 
 function record(step: number, over: Partial<StepRecord> = {}): StepRecord {
   const cost = emptyCost();

@@ -17,13 +17,13 @@
 // counter is the whole generator state and a resumed run draws exactly what the uninterrupted run
 // would have drawn.
 
-import type { AdvantageMode } from './advantages.ts';
+import type { AdvantageMode } from '../wmrl/advantages.ts';
 import { addCosts, CostMeter, emptyCost, type CostSheet } from './cost.ts';
-import type { FusionMode } from './fusion.ts';
-import { MethodState, type MethodConfig, type MethodSnapshot } from './method-state.ts';
+import type { FusionMode } from '../wmrl/fusion.ts';
+import { MethodState, type MethodConfig, type MethodSnapshot } from '../wmrl/method-state.ts';
 import { deriveSeed, mulberry32, sampleIndices, shuffleInPlace } from '../primitives/random.ts';
-import { unreadableScores, type WorldModelReading } from './unreadable-world-model.ts';
-import type { BiasNoiseEstimate } from './theory.ts';
+import { unreadableScores, type WorldModelReading } from '../wmrl/unreadable-world-model.ts';
+import type { BiasNoiseEstimate } from '../wmrl/theory.ts';
 import type {
   ExecutionResult, ExecutionStatus, ExecutorPort, PolicyPort, PolicyUpdateResult, PolicyWeights, SamplingOptions, TaskSource, TaskView,
   WorldModelPort,
