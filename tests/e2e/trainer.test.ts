@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, serveDist, type Served } from './browser';
 import { presetConfig } from '../../src/training/presets';
 import { COST_COMPONENTS } from '../../src/training/cost';
-import type { TinyRunResult } from '../../src/app/e2e-entry';
+import type { TinyRunResult } from '../../src/harness/app-e2e-entry';
 
 describe('trainer in Chromium (app-harness.html)', () => {
   let served: Served;

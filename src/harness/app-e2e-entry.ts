@@ -15,8 +15,8 @@ import type { WorldModelInfo } from '../workers/world-model-api';
 import type { EvaluationResult } from '../training/evaluate';
 import { mulberry32 } from '../primitives/random';
 import type { StepRecord, TrainerConfig } from '../training/trainer';
-import { createTrainer } from './create-trainer';
-import type { ModelSources } from './models';
+import { createTrainer } from '../app/create-trainer';
+import type { ModelSources } from '../app/models';
 
 export interface TinyRunRequest {
   config: TrainerConfig;
