@@ -52,7 +52,12 @@ async function main(): Promise<void> {
   const reports: { samples: string; report: WmReport }[] = [];
   try {
     for (const f of files) {
-      const items = population(readExecutedSamples(f));
+      let items: ExecutedSample[];
+      try {
+        items = population(readExecutedSamples(f));
+      } catch (e) {
+        throw new InputError((e as Error).message);
+      }
       const pred: number[] = [];
       for (let s = 0; s < items.length; s += 32) pred.push(...(await runner.score(items.slice(s, s + 32).map((i) => ({ card: i.card, program: i.program })))).scores);
       const report = worldModelReport(items.map((i, k) => ({ taskId: i.taskId, valid: i.status === 'ok', y: i.y, predicted: pred[k] })));

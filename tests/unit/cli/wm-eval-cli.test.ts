@@ -1,0 +1,43 @@
+// npm run wm-eval on the committed models and the stored executed samples: the validation table
+// is computed from the files (one row per population), a broken samples file is named.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../../..');
+const dir = mkdtempSync(join(tmpdir(), 'wmrl-wm-eval-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function wmEval(...args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/wm-eval.ts', ...args], { cwd: root, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('npm run wm-eval', () => {
+  it('scores the stored populations with the committed world model', { timeout: 90_000 }, () => {
+    const r = wmEval('--samples', 'data/wm-eval/policy-v1-heldout.jsonl', '--json');
+    expect(r.code, r.err).toBe(0);
+    const o = JSON.parse(r.out) as { reports: { samples: string; report: { programs: number; valid: number; failed: number; aucValidVsFailed: number; reliability: { n: number }[] } }[] };
+    expect(o.reports).toHaveLength(1);
+    const rep = o.reports[0].report;
+    // 144 samples of the first policy, 137 distinct (task, program) pairs
+    expect(rep.programs).toBe(137);
+    expect(rep.valid + rep.failed).toBe(137);
+    expect(rep.aucValidVsFailed).toBeGreaterThanOrEqual(0);
+    expect(rep.aucValidVsFailed).toBeLessThanOrEqual(1);
+    expect(rep.reliability.reduce((a, b) => a + b.n, 0)).toBe(137);
+  });
+
+  it('names a broken samples file and a missing one (exit 2, one line)', { timeout: 60_000 }, () => {
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"taskId":"vega_cars","program":"x","status":"ok","y":0.5}\n{broken\n');
+    const r = wmEval('--samples', bad);
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toMatch(/^wm-eval: .*bad\.jsonl: line 2 is not JSON$/);
+    const m = wmEval('--samples', join(dir, 'missing.jsonl'));
+    expect(m.code).toBe(2);
+    expect(m.err).toMatch(/samples file not found/);
+  });
+});
