@@ -35,6 +35,7 @@ describe('the app boots in a real browser', () => {
     const models = page.locator('[data-testid=models-panel]');
     await models.locator('text=Spearman').waitFor({ timeout: 30_000 });
     expect(await models.textContent()).toMatch(/policy\.ckpt \d+\.\d MB/);
+    expect(await models.textContent()).toMatch(/held-out task cards.*run.*AUC 0\.\d\d/s);
 
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: resolve(artifacts, 'boot.png'), fullPage: true });

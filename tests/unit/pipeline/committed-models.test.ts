@@ -12,7 +12,7 @@ describe('committed models', () => {
   it('manifest matches the committed files (bytes, sha256, nothing unlisted)', () => {
     expect(checkManifest(dir)).toEqual([]);
     const manifest = JSON.parse(readFileSync(resolve(dir, 'manifest.json'), 'utf8')) as ModelsManifest;
-    expect(manifest.files.map((f) => f.name).sort()).toEqual(['policy.ckpt', 'tokenizer.json', 'world-model.onnx']);
+    expect(manifest.files.map((f) => f.name).sort()).toEqual(['heldout-samples.jsonl', 'policy.ckpt', 'tokenizer.json', 'world-model.onnx']);
     // small enough for git
     expect(manifest.files.reduce((a, f) => a + f.bytes, 0)).toBeLessThan(20e6);
   });
