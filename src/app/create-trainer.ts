@@ -41,6 +41,12 @@ export interface TrainerSession {
   get step(): number;
   /** Hears every StepRecord; returns an unsubscribe function. */
   onStep(listener: (record: StepRecord) => void): () => void;
+  /**
+   * Hears a checkpoint after every step (after onStep), before the next step begins, and is awaited:
+   * what autosave needs, since checkpoint() is refused while the loop runs. A rejection fails the run,
+   * so a listener that must not stop training catches its own errors.
+   */
+  onCheckpoint(listener: (record: StepRecord, checkpoint: TrainerCheckpoint) => Promise<void>): () => void;
   /** Hears state changes (and the error when a step fails). */
   onState(listener: (state: TrainerState, error?: unknown) => void): () => void;
   /** Runs steps until config.steps or stop(); resolves when the loop has stopped. */
@@ -109,8 +115,13 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     state = s;
     for (const l of stateListeners) l(s, e);
   };
-  const emit = (r: StepRecord) => {
+  const checkpointListeners = new Set<(r: StepRecord, c: TrainerCheckpoint) => Promise<void>>();
+  // Between two steps: the step's record, then (only when someone listens) the checkpoint after it.
+  const emit = async (r: StepRecord) => {
     for (const l of stepListeners) l(r);
+    if (checkpointListeners.size === 0) return;
+    const c = await trainer.checkpoint();
+    for (const l of checkpointListeners) await l(r, c);
   };
   const requireIdle = (what: string) => {
     if (state === 'running' || state === 'stopping') throw new Error(`trainer: ${what} while a run is in progress (stop it first)`);
@@ -133,6 +144,10 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     onStep(listener) {
       stepListeners.add(listener);
       return () => void stepListeners.delete(listener);
+    },
+    onCheckpoint(listener) {
+      checkpointListeners.add(listener);
+      return () => void checkpointListeners.delete(listener);
     },
     onState(listener) {
       stateListeners.add(listener);
@@ -162,10 +177,18 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     },
     async stepOnce() {
       requireIdle('stepOnce');
-      const r = await trainer.step();
-      emit(r);
-      if (trainer.done) setState('done');
-      return r;
+      // 'running' while the step is under way, so a view can tell one step from rest.
+      const before = state;
+      setState('running');
+      try {
+        const r = await trainer.step();
+        await emit(r);
+        setState(trainer.done ? 'done' : 'idle');
+        return r;
+      } catch (e) {
+        setState(before);
+        throw e;
+      }
     },
     async checkpoint() {
       requireIdle('checkpoint');
