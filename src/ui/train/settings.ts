@@ -1,7 +1,8 @@
-// The Train view's settings: what the form edits and the TrainerConfig they make. Pure, so the
-// view stays thin and the rules are unit-tested.
+// The Train view's settings: what the form edits, the range of every number in it, and the
+// TrainerConfig they make. Pure, so the view stays thin and the rules are unit-tested.
 import { BASE_CONFIG, PRESETS, presetConfig, type PresetId } from '../../wmrl/presets';
 import { validateTrainerConfig, type TrainerConfig } from '../../wmrl/trainer';
+import { problemsOf, type NumberSpec } from '../fields';
 
 export type PolicyBackend = 'auto' | 'cpu' | 'webgpu';
 export type WorldModelBackend = 'auto' | 'wasm' | 'webgpu';
@@ -21,6 +22,20 @@ export interface TrainSettings {
   policyBackend: PolicyBackend;
   worldModelBackend: WorldModelBackend;
 }
+
+export type NumericSetting = 'steps' | 'groupsPerStep' | 'groupSize' | 'seed' | 'rho' | 'lr' | 'temperature' | 'klBeta';
+
+/** The ranges the form accepts (the trainer's own checks are wider; these keep a run sensible in a tab). */
+export const SETTING_SPECS: Record<NumericSetting, NumberSpec> = {
+  steps: { label: 'Steps', min: 1, max: 500, integer: true },
+  groupsPerStep: { label: 'B (tasks / step)', min: 1, max: 32, integer: true },
+  groupSize: { label: 'n (programs / task)', min: 2, max: 16, integer: true },
+  seed: { label: 'Seed', min: 0, max: 2 ** 31 - 1, integer: true },
+  rho: { label: 'ρ (anchor fraction)', min: 0.01, max: 0.99 },
+  lr: { label: 'Learning rate', min: 0, max: 0.1, minExclusive: true },
+  temperature: { label: 'Temperature', min: 0, max: 2 },
+  klBeta: { label: 'KL β', min: 0, max: 10 },
+};
 
 export function defaultSettings(): TrainSettings {
   return {
@@ -52,8 +67,15 @@ export function effectiveRho(s: Pick<TrainSettings, 'presetId' | 'rho'>): number
   return mixesStreams(s) && s.rho !== null ? s.rho : presetOf(s).config.rho;
 }
 
-/** The run's config (the trainer's own checks run on it before any worker starts). */
+/** Field by field, what is out of range (rho only where the preset lets it be set). */
+export function settingsProblems(s: TrainSettings): Partial<Record<NumericSetting, string>> {
+  return problemsOf(SETTING_SPECS, { ...s, rho: effectiveRho(s) }, mixesStreams(s) ? [] : ['rho']);
+}
+
+/** The run's config; throws the first field's message when a setting is out of range. */
 export function configOf(s: TrainSettings): TrainerConfig {
+  const problem = Object.values(settingsProblems(s))[0];
+  if (problem) throw new RangeError(problem);
   const preset = presetOf(s);
   const config = presetConfig(preset.id, {
     steps: s.steps, groupsPerStep: s.groupsPerStep, groupSize: s.groupSize, seed: s.seed, lr: s.lr, klBeta: s.klBeta,
