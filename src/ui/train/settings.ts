@@ -94,3 +94,43 @@ export function settingsOfConfig(c: TrainerConfig, engines: Pick<TrainSettings, 
     policyBackend: engines.policyBackend, worldModelBackend: engines.worldModelBackend,
   };
 }
+
+/** The URL key of each setting (short, so a link stays readable: #/train?preset=grpo-all-real&steps=5&B=2). */
+const PARAM_KEYS: Record<keyof TrainSettings, string> = {
+  presetId: 'preset', steps: 'steps', groupsPerStep: 'B', groupSize: 'n', seed: 'seed', rho: 'rho', lr: 'lr',
+  temperature: 'temp', klBeta: 'kl', policyBackend: 'policy', worldModelBackend: 'wm',
+};
+const CHOICES: Partial<Record<keyof TrainSettings, readonly string[]>> = {
+  presetId: PRESETS.map((p) => p.id), policyBackend: ['auto', 'cpu', 'webgpu'], worldModelBackend: ['auto', 'wasm', 'webgpu'],
+};
+
+/** The settings as URL values, with the defaults the URL leaves out (rho only where it is a setting). */
+export function settingsParams(s: TrainSettings): { values: Record<string, number | string | null>; defaults: Record<string, number | string | null> } {
+  const d = defaultSettings();
+  const values: Record<string, number | string | null> = {};
+  const defaults: Record<string, number | string | null> = {};
+  for (const [k, key] of Object.entries(PARAM_KEYS) as [keyof TrainSettings, string][]) {
+    values[key] = s[k];
+    defaults[key] = d[k];
+  }
+  values.rho = mixesStreams(s) ? effectiveRho(s) : null;
+  defaults.rho = presetOf(s).config.rho;
+  return { values, defaults };
+}
+
+/**
+ * `base` with what the URL sets. A choice outside its list and a non-number are left out; a number
+ * out of range is taken as it is, so its field says what is wrong with it, as if it had been typed.
+ */
+export function settingsFromParams(params: URLSearchParams, base: TrainSettings): TrainSettings {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, key] of Object.entries(PARAM_KEYS) as [keyof TrainSettings, string][]) {
+    const raw = params.get(key);
+    if (raw === null || raw.trim() === '') continue;
+    const choices = CHOICES[k];
+    if (choices) {
+      if (choices.includes(raw)) out[k] = raw;
+    } else if (Number.isFinite(Number(raw))) out[k] = Number(raw);
+  }
+  return out as unknown as TrainSettings;
+}
