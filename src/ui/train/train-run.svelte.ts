@@ -3,6 +3,7 @@
 // background and the view shows its live state when it is opened again). After every step the run
 // is written to the store's autosave slot, so a reload can offer to resume it where it was.
 import type { TrainerSession, TrainerState } from '../../app/create-trainer';
+import { ProgressTracker, type Activity } from '../../app/progress';
 import { AUTOSAVE_ID, RunStore, type SavedRunSummary } from '../../app/run-store';
 import type { EvaluationResult } from '../../wmrl/evaluate';
 import type { StepRecord, TrainerCheckpoint, TrainerConfig } from '../../wmrl/trainer';
@@ -27,6 +28,13 @@ class TrainRun {
   /** The last autosave's outcome, for the status line. */
   autosaveNote = $state<string | null>(null);
   storeMessage = $state<string | null>(null);
+  /** What the run is doing right now (start-up, the phases of a step, evaluation), for the progress bars. */
+  activities = $state.raw<readonly Activity[]>([]);
+  private readonly progress = new ProgressTracker();
+
+  constructor() {
+    this.progress.listen((a) => (this.activities = a));
+  }
 
   busy = $derived(this.phase === 'starting' || this.phase === 'running' || this.phase === 'stopping' || this.evaluating);
 
@@ -45,7 +53,7 @@ class TrainRun {
     this.phase = 'starting';
     const { createTrainer } = await import('../../app/create-trainer');
     const { policyBackend, worldModelBackend } = this.settings;
-    const s = await createTrainer(config, { policyBackend, worldModelBackend, ...(checkpoint ? { checkpoint } : {}) });
+    const s = await createTrainer(config, { policyBackend, worldModelBackend, progress: this.progress, ...(checkpoint ? { checkpoint } : {}) });
     s.onStep((r) => (this.records = [...this.records, r]));
     s.onCheckpoint((r, c) => this.autosave(s, c, r.step + 1));
     s.onState((st, e) => {
