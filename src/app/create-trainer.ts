@@ -11,6 +11,7 @@ import type { WorldModelInfo } from '../workers/world-model-api';
 import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate';
 import { Trainer, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
 import { loadCommittedModels, type ModelSources } from './models';
+import type { ProgressTracker } from './progress';
 import { RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
 
 export interface CreateTrainerOptions {
@@ -27,6 +28,8 @@ export interface CreateTrainerOptions {
   tasksBaseUrl?: string;
   /** Resume this run instead of starting at step 0 (its config wins over `config`). */
   checkpoint?: TrainerCheckpoint;
+  /** Hears every operation (start-up, each phase of a step, evaluation) as it begins, advances and ends. */
+  progress?: ProgressTracker;
 }
 
 export type TrainerState = 'idle' | 'running' | 'stopping' | 'done' | 'failed';
@@ -41,6 +44,12 @@ export interface TrainerSession {
   get step(): number;
   /** Hears every StepRecord; returns an unsubscribe function. */
   onStep(listener: (record: StepRecord) => void): () => void;
+  /**
+   * Hears a checkpoint after every step (after onStep), before the next step begins, and is awaited:
+   * what autosave needs, since checkpoint() is refused while the loop runs. A rejection fails the run,
+   * so a listener that must not stop training catches its own errors.
+   */
+  onCheckpoint(listener: (record: StepRecord, checkpoint: TrainerCheckpoint) => Promise<void>): () => void;
   /** Hears state changes (and the error when a step fails). */
   onState(listener: (state: TrainerState, error?: unknown) => void): () => void;
   /** Runs steps until config.steps or stop(); resolves when the loop has stopped. */
@@ -60,7 +69,9 @@ export interface TrainerSession {
 }
 
 export async function createTrainer(config: TrainerConfig, options: CreateTrainerOptions = {}): Promise<TrainerSession> {
-  const models = options.models ?? (await loadCommittedModels());
+  const progress = options.progress;
+  const track = <T>(key: string, label: string, work: () => Promise<T>): Promise<T> => (progress ? progress.track(key, label, work) : work());
+  const models = options.models ?? (await track('start.models', 'Loading and checking the models', () => loadCommittedModels()));
   const policyHandle: PolicyWorkerHandle = startPolicyWorker();
   const wmHandle: WorldModelWorkerHandle = startWorldModelWorker();
   const pool = new SandboxPool(options.pool);
@@ -75,9 +86,11 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     // Workers load copies: transferred bytes would be unusable on the page afterwards.
     const copy = <T extends ArrayBuffer | Uint8Array | string>(x: T): T => (typeof x === 'string' ? x : (x.slice(0) as T));
     [policyInfo, wmInfo] = await Promise.all([
-      policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: options.policyBackend ?? 'auto', maxBatch: Math.max(64, config.groupsPerStep * config.groupSize) }),
-      wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: options.worldModelBackend ?? 'auto' }),
-      pool.start(),
+      track('start.policy', 'Loading the policy into its worker', () =>
+        policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: options.policyBackend ?? 'auto', maxBatch: Math.max(64, config.groupsPerStep * config.groupSize) })),
+      track('start.world-model', 'Loading the world model into its worker', () =>
+        wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: options.worldModelBackend ?? 'auto' })),
+      startPool(pool, progress),
     ]);
   } catch (e) {
     cleanup();
@@ -86,12 +99,18 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
   const registry = new TaskRegistry(fetchLoader(options.tasksBaseUrl));
   const tasks = new RegistryTasks(registry);
   const executor = new SandboxExecutor(pool, registry, options.executionTimeoutMs);
-  const ports: TrainerPorts = {
-    policy: workerPolicyPort(policyHandle, policyInfo),
-    worldModel: new WorkerWorldModel(wmHandle, `${wmInfo.backend} (${wmInfo.reason})`),
-    executor,
-    tasks,
-  };
+  // What a step or an evaluation is doing, told by the ports as they are called ('step' or 'eval').
+  let doing: 'step' | 'eval' = 'step';
+  const ports: TrainerPorts = trackedPorts(
+    {
+      policy: workerPolicyPort(policyHandle, policyInfo),
+      worldModel: new WorkerWorldModel(wmHandle, `${wmInfo.backend} (${wmInfo.reason})`),
+      executor,
+      tasks,
+    },
+    progress,
+    () => (doing === 'step' ? { key: 'step', label: `Step ${trainer.stepsTaken + 1}` } : { key: 'eval', label: 'Evaluation' }),
+  );
 
   let trainer: Trainer;
   try {
@@ -109,8 +128,13 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     state = s;
     for (const l of stateListeners) l(s, e);
   };
-  const emit = (r: StepRecord) => {
+  const checkpointListeners = new Set<(r: StepRecord, c: TrainerCheckpoint) => Promise<void>>();
+  // Between two steps: the step's record, then (only when someone listens) the checkpoint after it.
+  const emit = async (r: StepRecord) => {
     for (const l of stepListeners) l(r);
+    if (checkpointListeners.size === 0) return;
+    const c = await trainer.checkpoint();
+    for (const l of checkpointListeners) await l(r, c);
   };
   const requireIdle = (what: string) => {
     if (state === 'running' || state === 'stopping') throw new Error(`trainer: ${what} while a run is in progress (stop it first)`);
@@ -133,6 +157,10 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     onStep(listener) {
       stepListeners.add(listener);
       return () => void stepListeners.delete(listener);
+    },
+    onCheckpoint(listener) {
+      checkpointListeners.add(listener);
+      return () => void checkpointListeners.delete(listener);
     },
     onState(listener) {
       stateListeners.add(listener);
@@ -162,10 +190,18 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     },
     async stepOnce() {
       requireIdle('stepOnce');
-      const r = await trainer.step();
-      emit(r);
-      if (trainer.done) setState('done');
-      return r;
+      // 'running' while the step is under way, so a view can tell one step from rest.
+      const before = state;
+      setState('running');
+      try {
+        const r = await trainer.step();
+        await emit(r);
+        setState(trainer.done ? 'done' : 'idle');
+        return r;
+      } catch (e) {
+        setState(before);
+        throw e;
+      }
     },
     async checkpoint() {
       requireIdle('checkpoint');
@@ -180,7 +216,12 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
       requireIdle('evaluate');
       let held = await tasks.heldOutTasks();
       if (opts.taskIds) held = held.filter((t) => opts.taskIds?.includes(t.id));
-      return evaluatePolicy(ports.policy, executor, held, { k: opts.k ?? DEFAULT_EVAL_K, seed: opts.seed ?? trainer.config.seed, sampling: trainer.config.sampling });
+      doing = 'eval';
+      try {
+        return await evaluatePolicy(ports.policy, ports.executor, held, { k: opts.k ?? DEFAULT_EVAL_K, seed: opts.seed ?? trainer.config.seed, sampling: trainer.config.sampling });
+      } finally {
+        doing = 'step';
+      }
     },
     poolStats: () => pool.stats(),
     async dispose() {
@@ -189,6 +230,74 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
       await policyHandle.api.release().catch(() => undefined);
       await wmHandle.api.release().catch(() => undefined);
       cleanup();
+    },
+  };
+}
+
+/** Starts the pool, counting its workers as they come up. */
+async function startPool(pool: SandboxPool, progress: ProgressTracker | undefined): Promise<void> {
+  if (!progress) return pool.start();
+  const h = progress.begin('start.sandbox', 'Booting the Python sandbox (Pyodide, a memory snapshot, then the workers)');
+  const timer = setInterval(() => {
+    const { workers } = pool.stats();
+    if (workers.length > 0) h.advance(workers.filter((w) => w.state === 'idle' || w.state === 'busy').length, workers.length);
+  }, 250);
+  try {
+    await pool.start();
+    h.end();
+  } catch (e) {
+    h.end(false);
+    throw e;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * The ports, telling `progress` what each call is doing: sampling, world-model scoring, executions
+ * (counted one by one: the executor runs them in parallel either way) and the update.
+ */
+function trackedPorts(ports: TrainerPorts, progress: ProgressTracker | undefined, what: () => { key: string; label: string }): TrainerPorts {
+  if (!progress) return ports;
+  const { policy, worldModel, executor } = ports;
+  return {
+    ...ports,
+    policy: {
+      ...policy,
+      sample: (requests, options) => {
+        const w = what();
+        return progress.track(`${w.key}.sampling`, `${w.label}: the policy writes ${requests.length} programs`, () => policy.sample(requests, options));
+      },
+      update: (request) => {
+        const w = what();
+        return progress.track(`${w.key}.update`, `${w.label}: updating the policy`, () => policy.update(request));
+      },
+    },
+    worldModel: {
+      ...worldModel,
+      score: (pairs) => {
+        const w = what();
+        return progress.track(`${w.key}.world-model`, `${w.label}: the world model scores ${pairs.length} programs`, () => worldModel.score(pairs));
+      },
+    },
+    executor: {
+      run: async (requests) => {
+        const w = what();
+        const h = progress.begin(`${w.key}.executions`, `${w.label}: running programs for real in the sandbox`, requests.length);
+        let done = 0;
+        try {
+          const results = await Promise.all(requests.map(async (r) => {
+            const [x] = await executor.run([r]);
+            h.advance(++done);
+            return x;
+          }));
+          h.end();
+          return results;
+        } catch (e) {
+          h.end(false);
+          throw e;
+        }
+      },
     },
   };
 }

@@ -29,6 +29,8 @@ export interface SavedRunSummary {
 
 const DB_NAME = 'wmrl-runs';
 const STORE = 'runs';
+/** The one slot the Train view writes after every step: the latest run, whether or not it was saved by hand. */
+export const AUTOSAVE_ID = 'autosave';
 
 function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -54,16 +56,23 @@ export class RunStore {
     return this.db.transaction(STORE, mode).objectStore(STORE);
   }
 
-  /** Saves a run under a new id (quota errors reach the caller with the browser's message). */
-  async save(run: Omit<SavedRun, 'id' | 'savedAt'>): Promise<SavedRunSummary> {
-    const saved: SavedRun = { ...run, id: `${run.checkpoint.config.name}-seed${run.checkpoint.config.seed}-${Date.now().toString(36)}`, savedAt: new Date().toISOString() };
+  /** Saves a run under a new id, or over `id` (quota errors reach the caller with the browser's message). */
+  async save(run: Omit<SavedRun, 'id' | 'savedAt'>, id?: string): Promise<SavedRunSummary> {
+    const saved: SavedRun = { ...run, id: id ?? `${run.checkpoint.config.name}-seed${run.checkpoint.config.seed}-${Date.now().toString(36)}`, savedAt: new Date().toISOString() };
     await request(this.store('readwrite').put(saved));
     return summarise(saved);
   }
 
+  /** The runs saved by hand (the autosave slot is not among them: see autosaved()). */
   async list(): Promise<SavedRunSummary[]> {
     const all = (await request(this.store('readonly').getAll())) as SavedRun[];
-    return all.map(summarise).sort((a, b) => b.savedAt.localeCompare(a.savedAt));
+    return all.filter((r) => r.id !== AUTOSAVE_ID).map(summarise).sort((a, b) => b.savedAt.localeCompare(a.savedAt));
+  }
+
+  /** The autosaved latest run, if any. */
+  async autosaved(): Promise<SavedRunSummary | null> {
+    const run = (await request(this.store('readonly').get(AUTOSAVE_ID))) as SavedRun | undefined;
+    return run ? summarise(run) : null;
   }
 
   async get(id: string): Promise<SavedRun> {

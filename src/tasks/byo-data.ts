@@ -5,7 +5,7 @@
 // then buildLeaderboard(task.meta, task.labels, runs, provenance).
 
 import { isMissing, isNumericField } from './column-kinds.ts';
-import { parseCsv } from './csv.ts';
+import { parseCsv, type CsvTable } from './csv.ts';
 import { METRICS_FOR_TYPE, METRIC_NAMES, isMetricName } from './metrics.ts';
 import { hashString } from './seeded-random.ts';
 import { assertEnoughRows, buildTask } from './task-builder.ts';
@@ -62,25 +62,50 @@ function defaultPositive(values: readonly string[]): string {
   return (counts.get(b) ?? 0) <= (counts.get(a) ?? 0) ? b : a;
 }
 
+/** The target's non-missing values, once the column is known to exist and to make a task (enough rows, two values or more). */
+function targetValues(table: CsvTable, target: string): string[] {
+  const targetCol = table.header.indexOf(target);
+  if (targetCol < 0) {
+    throw new TaskDataError(
+      'target_missing',
+      `target column ${JSON.stringify(target)} is not in the header (columns: ${table.header.slice(0, 8).map((h) => JSON.stringify(h)).join(', ')}${table.header.length > 8 ? ', ...' : ''})`,
+    );
+  }
+  const values = table.rows.map((r) => r[targetCol]).filter((v) => !isMissing(v));
+  // Row count first: one row always has "a single value", which would hide the real problem.
+  assertEnoughRows(target, values.length);
+  if (new Set(values).size === 1) {
+    throw new TaskDataError('target_constant', `target ${JSON.stringify(target)} has a single value ${JSON.stringify(values[0])}`);
+  }
+  return values;
+}
+
+/**
+ * What keeps `target` from being the target column of `table`, or null: the same checks as
+ * createCustomTask, for the Playground to say at the field as soon as a file loads or the column
+ * changes, and a message of its own for a column with no value at all.
+ */
+export function targetColumnProblem(table: CsvTable, target: string): string | null {
+  const col = table.header.indexOf(target);
+  if (col >= 0 && table.rows.length > 0 && table.rows.every((r) => isMissing(r[col]))) {
+    return `column ${JSON.stringify(target)} is empty: none of its ${table.rows.length} rows has a value; choose a target column that has values`;
+  }
+  try {
+    targetValues(table, target);
+    return null;
+  } catch (e) {
+    if (e instanceof TaskDataError) return e.message;
+    throw e;
+  }
+}
+
 export function createCustomTask(req: CustomTaskRequest): BuiltTask {
   if (!isMetricName(req.metric)) {
     throw new TaskDataError('unknown_metric', `unknown metric ${JSON.stringify(req.metric)} (use one of: ${METRIC_NAMES.join(', ')})`);
   }
   const metric = req.metric;
   const table = parseCsv(req.csv);
-  const targetCol = table.header.indexOf(req.target);
-  if (targetCol < 0) {
-    throw new TaskDataError(
-      'target_missing',
-      `target column ${JSON.stringify(req.target)} is not in the header (columns: ${table.header.slice(0, 8).map((h) => JSON.stringify(h)).join(', ')}${table.header.length > 8 ? ', ...' : ''})`,
-    );
-  }
-  const values = table.rows.map((r) => r[targetCol]).filter((v) => !isMissing(v));
-  // Row count first: one row always has "a single value", which would hide the real problem.
-  assertEnoughRows(req.target, values.length);
-  if (new Set(values).size === 1) {
-    throw new TaskDataError('target_constant', `target ${JSON.stringify(req.target)} has a single value ${JSON.stringify(values[0])}`);
-  }
+  const values = targetValues(table, req.target);
   const type = req.type !== undefined ? asTaskType(req.type) : inferTaskType(values, metric);
   if (!METRICS_FOR_TYPE[type].includes(metric)) {
     throw new TaskDataError(

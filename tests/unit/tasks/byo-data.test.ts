@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCustomTask, inferTaskType } from '../../../src/tasks/byo-data.ts';
+import { createCustomTask, inferTaskType, targetColumnProblem } from '../../../src/tasks/byo-data.ts';
 import { TaskDataError, type TaskErrorCode } from '../../../src/tasks/task-errors.ts';
 import { TaskRegistry } from '../../../src/tasks/task-registry.ts';
 import { parseCsv } from '../../../src/tasks/csv.ts';
@@ -113,5 +113,23 @@ describe('bring your own data', () => {
     expect((await reg.list()).map((x) => x.id)).toEqual([t.meta.id]);
     expect((await reg.loadLabels(t.meta.id)).labels).toEqual(t.labels.labels);
     await expect(reg.loadLeaderboard(t.meta.id)).rejects.toThrow(/no leaderboard yet/);
+  });
+});
+
+describe('targetColumnProblem (the Playground checks the target when a file loads)', () => {
+  const rows = (f: (i: number) => string) => 'x,y\n' + Array.from({ length: 40 }, (_, i) => `${i},${f(i)}`).join('\n');
+
+  it('an empty target column is refused with a message of its own, not a row count', () => {
+    const table = parseCsv(rows(() => ''));
+    expect(targetColumnProblem(table, 'y')).toBe('column "y" is empty: none of its 40 rows has a value; choose a target column that has values');
+    expect(targetColumnProblem(table, 'x')).toBeNull();
+  });
+
+  it('otherwise the same messages as createCustomTask, and null for a usable column', () => {
+    const few = rows((i) => (i < 5 ? String(i % 2) : ''));
+    expect(targetColumnProblem(parseCsv(few), 'y')).toBe(codeOf(() => createCustomTask({ csv: few, target: 'y', metric: 'auc' })).message);
+    expect(targetColumnProblem(parseCsv(rows(() => 'same')), 'y')).toBe('target "y" has a single value "same"');
+    expect(targetColumnProblem(parseCsv(rows((i) => String(i % 2))), 'z')).toMatch(/^target column "z" is not in the header/);
+    expect(targetColumnProblem(parseCsv(rows((i) => String(i % 2))), 'y')).toBeNull();
   });
 });

@@ -1,0 +1,136 @@
+// The Train view's settings: what the form edits, the range of every number in it, and the
+// TrainerConfig they make. Pure, so the view stays thin and the rules are unit-tested.
+import { BASE_CONFIG, PRESETS, presetConfig, type PresetId } from '../../training/presets';
+import { validateTrainerConfig, type TrainerConfig } from '../../training/trainer';
+import { problemsOf, type NumberSpec } from '../fields';
+
+export type PolicyBackend = 'auto' | 'cpu' | 'webgpu';
+export type WorldModelBackend = 'auto' | 'wasm' | 'webgpu';
+
+export interface TrainSettings {
+  presetId: PresetId;
+  steps: number;
+  groupsPerStep: number;
+  groupSize: number;
+  seed: number;
+  /** Anchor fraction; null = the preset's own. Used only by presets that mix the two streams. */
+  rho: number | null;
+  lr: number;
+  temperature: number;
+  klBeta: number;
+  /** Engines: 'auto' takes a real GPU when there is one (a software adapter is passed over). */
+  policyBackend: PolicyBackend;
+  worldModelBackend: WorldModelBackend;
+}
+
+export type NumericSetting = 'steps' | 'groupsPerStep' | 'groupSize' | 'seed' | 'rho' | 'lr' | 'temperature' | 'klBeta';
+
+/** The ranges the form accepts (the trainer's own checks are wider; these keep a run sensible in a tab). */
+export const SETTING_SPECS: Record<NumericSetting, NumberSpec> = {
+  steps: { label: 'Steps', min: 1, max: 500, integer: true },
+  groupsPerStep: { label: 'B (tasks / step)', min: 1, max: 32, integer: true },
+  groupSize: { label: 'n (programs / task)', min: 2, max: 16, integer: true },
+  seed: { label: 'Seed', min: 0, max: 2 ** 31 - 1, integer: true },
+  rho: { label: 'ρ (anchor fraction)', min: 0.01, max: 0.99 },
+  lr: { label: 'Learning rate', min: 0, max: 0.1, minExclusive: true },
+  temperature: { label: 'Temperature', min: 0, max: 2 },
+  klBeta: { label: 'KL β', min: 0, max: 10 },
+};
+
+export function defaultSettings(): TrainSettings {
+  return {
+    presetId: 'wmrl',
+    steps: BASE_CONFIG.steps,
+    groupsPerStep: BASE_CONFIG.groupsPerStep,
+    groupSize: BASE_CONFIG.groupSize,
+    seed: BASE_CONFIG.seed,
+    rho: null,
+    lr: BASE_CONFIG.lr,
+    temperature: BASE_CONFIG.sampling.temperature,
+    klBeta: BASE_CONFIG.klBeta,
+    policyBackend: 'auto',
+    worldModelBackend: 'auto',
+  };
+}
+
+export function presetOf(s: Pick<TrainSettings, 'presetId'>) {
+  return PRESETS.find((p) => p.id === s.presetId) ?? PRESETS.find((p) => p.id === 'wmrl')!;
+}
+
+/** rho is a setting only where the preset mixes the two streams; GRPO (1) and world-model only (0) keep theirs. */
+export function mixesStreams(s: Pick<TrainSettings, 'presetId'>): boolean {
+  const rho = presetOf(s).config.rho;
+  return rho > 0 && rho < 1;
+}
+
+export function effectiveRho(s: Pick<TrainSettings, 'presetId' | 'rho'>): number {
+  return mixesStreams(s) && s.rho !== null ? s.rho : presetOf(s).config.rho;
+}
+
+/** Field by field, what is out of range (rho only where the preset lets it be set). */
+export function settingsProblems(s: TrainSettings): Partial<Record<NumericSetting, string>> {
+  return problemsOf(SETTING_SPECS, { ...s, rho: effectiveRho(s) }, mixesStreams(s) ? [] : ['rho']);
+}
+
+/** The run's config; throws the first field's message when a setting is out of range. */
+export function configOf(s: TrainSettings): TrainerConfig {
+  const problem = Object.values(settingsProblems(s))[0];
+  if (problem) throw new RangeError(problem);
+  const preset = presetOf(s);
+  const config = presetConfig(preset.id, {
+    steps: s.steps, groupsPerStep: s.groupsPerStep, groupSize: s.groupSize, seed: s.seed, lr: s.lr, klBeta: s.klBeta,
+    rho: effectiveRho(s), sampling: { ...preset.config.sampling, temperature: s.temperature },
+  });
+  validateTrainerConfig(config);
+  return config;
+}
+
+/** The settings a saved run was made with, so the form shows them again. */
+export function settingsOfConfig(c: TrainerConfig, engines: Pick<TrainSettings, 'policyBackend' | 'worldModelBackend'>): TrainSettings {
+  const presetId = PRESETS.some((p) => p.id === c.name) ? (c.name as PresetId) : 'wmrl';
+  return {
+    presetId, steps: c.steps, groupsPerStep: c.groupsPerStep, groupSize: c.groupSize, seed: c.seed, rho: c.rho, lr: c.lr,
+    temperature: c.sampling.temperature, klBeta: c.klBeta,
+    policyBackend: engines.policyBackend, worldModelBackend: engines.worldModelBackend,
+  };
+}
+
+/** The URL key of each setting (short, so a link stays readable: #/train?preset=grpo-all-real&steps=5&B=2). */
+const PARAM_KEYS: Record<keyof TrainSettings, string> = {
+  presetId: 'preset', steps: 'steps', groupsPerStep: 'B', groupSize: 'n', seed: 'seed', rho: 'rho', lr: 'lr',
+  temperature: 'temp', klBeta: 'kl', policyBackend: 'policy', worldModelBackend: 'wm',
+};
+const CHOICES: Partial<Record<keyof TrainSettings, readonly string[]>> = {
+  presetId: PRESETS.map((p) => p.id), policyBackend: ['auto', 'cpu', 'webgpu'], worldModelBackend: ['auto', 'wasm', 'webgpu'],
+};
+
+/** The settings as URL values, with the defaults the URL leaves out (rho only where it is a setting). */
+export function settingsParams(s: TrainSettings): { values: Record<string, number | string | null>; defaults: Record<string, number | string | null> } {
+  const d = defaultSettings();
+  const values: Record<string, number | string | null> = {};
+  const defaults: Record<string, number | string | null> = {};
+  for (const [k, key] of Object.entries(PARAM_KEYS) as [keyof TrainSettings, string][]) {
+    values[key] = s[k];
+    defaults[key] = d[k];
+  }
+  values.rho = mixesStreams(s) ? effectiveRho(s) : null;
+  defaults.rho = presetOf(s).config.rho;
+  return { values, defaults };
+}
+
+/**
+ * `base` with what the URL sets. A choice outside its list and a non-number are left out; a number
+ * out of range is taken as it is, so its field says what is wrong with it, as if it had been typed.
+ */
+export function settingsFromParams(params: URLSearchParams, base: TrainSettings): TrainSettings {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, key] of Object.entries(PARAM_KEYS) as [keyof TrainSettings, string][]) {
+    const raw = params.get(key);
+    if (raw === null || raw.trim() === '') continue;
+    const choices = CHOICES[k];
+    if (choices) {
+      if (choices.includes(raw)) out[k] = raw;
+    } else if (Number.isFinite(Number(raw))) out[k] = Number(raw);
+  }
+  return out as unknown as TrainSettings;
+}

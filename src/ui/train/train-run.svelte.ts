@@ -1,0 +1,195 @@
+// The Train view's run, kept outside the view: a module-level object that outlives the component,
+// so switching to another view neither stops nor drops the run (the loop keeps going in the
+// background and the view shows its live state when it is opened again). After every step the run
+// is written to the store's autosave slot, so a reload can offer to resume it where it was.
+import type { TrainerSession, TrainerState } from '../../app/create-trainer';
+import { ProgressTracker, type Activity } from '../../app/progress';
+import { AUTOSAVE_ID, RunStore, type SavedRunSummary } from '../../app/run-store';
+import type { EvaluationResult } from '../../training/evaluate';
+import type { StepRecord, TrainerCheckpoint, TrainerConfig } from '../../training/trainer';
+import { configOf, defaultSettings, settingsOfConfig, type TrainSettings } from './settings';
+
+export type RunPhase = 'idle' | 'starting' | TrainerState;
+
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+class TrainRun {
+  settings = $state<TrainSettings>(defaultSettings());
+  session = $state.raw<TrainerSession | null>(null);
+  phase = $state<RunPhase>('idle');
+  error = $state<string | null>(null);
+  records = $state.raw<StepRecord[]>([]);
+  evaluation = $state.raw<EvaluationResult | null>(null);
+  evaluating = $state(false);
+  /** Runs saved by hand. */
+  saved = $state.raw<SavedRunSummary[]>([]);
+  /** The autosave slot: the latest run of this browser, offered for resuming while no run is open. */
+  autosaved = $state.raw<SavedRunSummary | null>(null);
+  /** The last autosave's outcome, for the status line. */
+  autosaveNote = $state<string | null>(null);
+  storeMessage = $state<string | null>(null);
+  /** What the run is doing right now (start-up, the phases of a step, evaluation), for the progress bars. */
+  activities = $state.raw<readonly Activity[]>([]);
+  private readonly progress = new ProgressTracker();
+
+  constructor() {
+    this.progress.listen((a) => (this.activities = a));
+  }
+
+  busy = $derived(this.phase === 'starting' || this.phase === 'running' || this.phase === 'stopping' || this.evaluating);
+
+  private store: RunStore | null = null;
+
+  private async openStore(): Promise<RunStore> {
+    this.store ??= await RunStore.open();
+    return this.store;
+  }
+
+  private async ensureSession(): Promise<TrainerSession> {
+    return this.session ?? this.openSession(configOf(this.settings));
+  }
+
+  private async openSession(config: TrainerConfig, checkpoint?: TrainerCheckpoint): Promise<TrainerSession> {
+    this.phase = 'starting';
+    const { createTrainer } = await import('../../app/create-trainer');
+    const { policyBackend, worldModelBackend } = this.settings;
+    const s = await createTrainer(config, { policyBackend, worldModelBackend, progress: this.progress, ...(checkpoint ? { checkpoint } : {}) });
+    s.onStep((r) => (this.records = [...this.records, r]));
+    s.onCheckpoint((r, c) => this.autosave(s, c, r.step + 1));
+    s.onState((st, e) => {
+      this.phase = st;
+      if (st === 'failed') this.error = `The run stopped: ${describe(e)}`;
+    });
+    this.session = s;
+    this.phase = s.state;
+    return s;
+  }
+
+  /** Writes the run to the autosave slot; a failure is reported and never stops the run. */
+  private async autosave(s: TrainerSession, checkpoint: TrainerCheckpoint, step: number): Promise<void> {
+    try {
+      const summary = await (await this.openStore()).save({ modelsLabel: s.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation }, AUTOSAVE_ID);
+      this.autosaved = summary;
+      this.autosaveNote = `saved in this browser after step ${step}`;
+    } catch (e) {
+      this.autosaveNote = `autosave failed: ${describe(e)}`;
+    }
+  }
+
+  /** Runs `what` with the session (opened on first use), reporting failures on the page. */
+  private async withSession(what: (s: TrainerSession) => Promise<unknown>): Promise<void> {
+    this.error = null;
+    try {
+      await what(await this.ensureSession());
+    } catch (e) {
+      this.error = describe(e);
+      if (this.phase === 'starting') this.phase = 'idle';
+    }
+  }
+
+  /** True while start()'s loop runs (Stop applies to it, not to a single step). */
+  looping = $state(false);
+
+  start = () =>
+    this.withSession(async (s) => {
+      this.looping = true;
+      try {
+        await s.start();
+      } finally {
+        this.looping = false;
+      }
+    });
+  stepOnce = () => this.withSession((s) => s.stepOnce());
+
+  stop = async () => {
+    try {
+      await this.session?.stop();
+    } catch (e) {
+      this.error = describe(e);
+    }
+  };
+
+  evaluate = async () => {
+    this.evaluating = true;
+    try {
+      await this.withSession(async (s) => {
+        this.evaluation = await s.evaluate({ k: 2 });
+        if (this.records.length > 0) await this.autosave(s, await s.checkpoint(), s.step);
+      });
+    } finally {
+      this.evaluating = false;
+    }
+  };
+
+  /** Closes the run (its workers too); the autosave slot keeps it, so it can still be resumed. */
+  reset = async () => {
+    await this.session?.dispose();
+    this.session = null;
+    this.records = [];
+    this.evaluation = null;
+    this.phase = 'idle';
+    this.error = null;
+    this.autosaveNote = null;
+  };
+
+  refreshSaved = async () => {
+    try {
+      const store = await this.openStore();
+      [this.saved, this.autosaved] = await Promise.all([store.list(), store.autosaved()]);
+    } catch (e) {
+      this.storeMessage = `Saved runs are not available: ${describe(e)}`;
+    }
+  };
+
+  saveRun = async () => {
+    const session = this.session;
+    if (!session) return;
+    this.storeMessage = null;
+    try {
+      const checkpoint = await session.checkpoint();
+      const s = await (await this.openStore()).save({ modelsLabel: session.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation });
+      this.storeMessage = `Saved ${s.name}, seed ${s.seed}, after step ${s.step}, in this browser.`;
+      await this.refreshSaved();
+    } catch (e) {
+      this.storeMessage = `Could not save the run: ${describe(e)}`;
+    }
+  };
+
+  /** Replaces the open run with a saved one (or the autosaved one), ready to continue. */
+  resumeRun = async (id: string) => {
+    this.storeMessage = null;
+    this.error = null;
+    try {
+      const run = await (await this.openStore()).get(id);
+      await this.session?.dispose();
+      this.session = null;
+      // The saved config, with room to go on when the run had reached its planned steps.
+      const config = { ...run.checkpoint.config, steps: Math.max(run.checkpoint.config.steps, run.checkpoint.step + 1) };
+      this.settings = settingsOfConfig(config, this.settings);
+      this.records = run.records;
+      this.evaluation = run.evaluation;
+      await this.openSession(config, { ...run.checkpoint, config });
+      this.storeMessage = `Resumed ${config.name}, seed ${config.seed}, at step ${run.checkpoint.step}.`;
+    } catch (e) {
+      this.storeMessage = `Could not resume the run: ${describe(e)}`;
+      this.records = [];
+      this.evaluation = null;
+      if (this.phase === 'starting') this.phase = 'idle';
+    }
+  };
+
+  resumeAutosaved = () => this.resumeRun(AUTOSAVE_ID);
+  discardAutosaved = () => this.deleteRun(AUTOSAVE_ID);
+
+  deleteRun = async (id: string) => {
+    try {
+      await (await this.openStore()).delete(id);
+      await this.refreshSaved();
+    } catch (e) {
+      this.storeMessage = `Could not delete the run: ${describe(e)}`;
+    }
+  };
+}
+
+/** The page's one run. */
+export const trainRun = new TrainRun();

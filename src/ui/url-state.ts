@@ -1,0 +1,67 @@
+// What a view puts in the URL so that a link reproduces it: the hash is `#/<view>?<key>=<value>&...`
+// (the app is static files, so all state lives in the fragment). Pure helpers, unit-tested: parse
+// and format the hash, read a parameter back within its range or choices, and pack a program
+// (deflate-raw, then base64url) so it fits in a link.
+
+export interface HashState {
+  path: string;
+  params: URLSearchParams;
+}
+
+export function parseHash(hash: string): HashState {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  const q = body.indexOf('?');
+  const path = (q < 0 ? body : body.slice(0, q)) || '/';
+  return { path, params: new URLSearchParams(q < 0 ? '' : body.slice(q + 1)) };
+}
+
+export function formatHash(path: string, params: URLSearchParams): string {
+  const q = params.toString();
+  return `#${path}${q ? `?${q}` : ''}`;
+}
+
+/** A number parameter within [min, max] (whole where asked), else the fallback: a hand-edited link never breaks a view. */
+export function readNumber(params: URLSearchParams, key: string, range: { min: number; max: number; integer?: boolean }, fallback: number): number {
+  const raw = params.get(key);
+  if (raw === null || raw.trim() === '') return fallback;
+  const v = Number(raw);
+  return Number.isFinite(v) && v >= range.min && v <= range.max && (!range.integer || Number.isInteger(v)) ? v : fallback;
+}
+
+/** A parameter that must be one of `choices`, else the fallback. */
+export function readChoice<T extends string>(params: URLSearchParams, key: string, choices: readonly T[], fallback: T): T {
+  const raw = params.get(key);
+  return raw !== null && (choices as readonly string[]).includes(raw) ? (raw as T) : fallback;
+}
+
+/** The URL value of a setting: null (left out) when it is the default, so links stay short. */
+export function paramOf(value: number | string | null | undefined, fallback: number | string | null): string | null {
+  return value === null || value === undefined || value === fallback ? null : String(value);
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array {
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+async function through(bytes: Uint8Array<ArrayBuffer>, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+/** A text (a program) as a compact URL-safe string: UTF-8, deflate-raw, base64url. */
+export async function packText(text: string): Promise<string> {
+  return toBase64Url(await through(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
+}
+
+/** The text back from packText; throws on anything packText did not make. */
+export async function unpackText(packed: string): Promise<string> {
+  const bytes = fromBase64Url(packed);
+  return new TextDecoder('utf-8', { fatal: true }).decode(await through(bytes as Uint8Array<ArrayBuffer>, new DecompressionStream('deflate-raw')));
+}

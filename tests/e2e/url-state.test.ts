@@ -1,0 +1,127 @@
+// A link reproduces the view: the settings in the URL's hash query are applied when the link opens,
+// the URL follows what the user changes, a reload keeps it, and an unknown route says so.
+import { deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useServedApp } from './browser';
+
+const query = (page: Page) => page.evaluate(() => location.hash.split('?')[1] ?? '');
+const param = async (page: Page, key: string) => page.evaluate((k) => new URLSearchParams(location.hash.split('?')[1] ?? '').get(k), key);
+
+/** Waits until the URL's hash query has `key` = `value` (null: absent). */
+async function urlHas(page: Page, key: string, value: string | null): Promise<void> {
+  await page.waitForFunction(([k, v]) => new URLSearchParams(location.hash.split('?')[1] ?? '').get(k) === v, [key, value] as const, { timeout: 10_000 });
+}
+
+describe('URL state', () => {
+  const app = useServedApp({ webgpu: false });
+
+  it('Train: a link with settings fills the form, the URL follows the form, and a reload keeps it', async () => {
+    const page = await app.browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${app.url}#/train?preset=wmrl-ppi&steps=7&B=2&n=3&seed=5&rho=0.5&lr=0.0001&kl=0.04&policy=cpu`);
+    await page.waitForSelector('[data-testid=steps]');
+    expect(await page.inputValue('[data-testid=preset]')).toBe('wmrl-ppi');
+    expect(await page.inputValue('[data-testid=steps]')).toBe('7');
+    expect(await page.inputValue('[data-testid=groups]')).toBe('2');
+    expect(await page.inputValue('[data-testid=group-size]')).toBe('3');
+    expect(await page.inputValue('[data-testid=seed]')).toBe('5');
+    expect(await page.inputValue('[data-testid=rho]')).toBe('0.5');
+    expect(await page.inputValue('[data-testid=lr]')).toBe('0.0001');
+    expect(await page.inputValue('[data-testid=kl-beta]')).toBe('0.04');
+    expect(await page.inputValue('[data-testid=policy-backend]')).toBe('cpu');
+
+    await page.fill('[data-testid=steps]', '9');
+    await urlHas(page, 'steps', '9');
+    await page.fill('[data-testid=groups]', '8'); // the default: left out of the URL
+    await urlHas(page, 'B', null);
+    await page.reload();
+    await page.waitForSelector('[data-testid=steps]');
+    expect(await page.inputValue('[data-testid=steps]')).toBe('9');
+    expect(await page.inputValue('[data-testid=groups]')).toBe('8');
+    expect(await page.inputValue('[data-testid=preset]')).toBe('wmrl-ppi');
+    // An out-of-range value in a link is refused at its field, like a typed one.
+    await page.goto(`${app.url}#/train?steps=-3`);
+    await page.reload();
+    expect(await page.locator('[data-testid=steps-problem]').textContent()).toMatch(/got -3/);
+    expect(await page.isDisabled('[data-testid=start]')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Paper: sliders, selects and the section come from the link, and the menu brings them back', async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${app.url}#/paper?an.rho=0.3&db.shape=optimistic&db.steps=40&adv.n=2&section=debias`);
+    await page.waitForSelector('[data-testid=companion]');
+    expect(await page.inputValue('[data-testid=anchors-rho]')).toBe('0.3');
+    expect(await page.locator('[data-testid=anchors-total]').textContent()).toBe('96 of 320 groups');
+    expect(await page.inputValue('[data-testid=debias-shape]')).toBe('optimistic');
+    expect(await page.inputValue('[data-testid=debias-steps]')).toBe('40');
+    expect(await page.locator('input[data-testid^="adv-r"]').count()).toBe(2);
+    // The section link scrolled the page to its section.
+    await page.waitForFunction(() => Math.abs(document.getElementById('debias')!.getBoundingClientRect().top) < 50, null, { timeout: 10_000 });
+
+    // A control moved: the URL follows (the section link keeps the other values).
+    await page.selectOption('[data-testid=denoise-shape]', 'pessimistic');
+    await urlHas(page, 'dn.shape', 'pessimistic');
+    expect(await page.getAttribute('nav.toc a:has-text("4 Denoising")', 'href')).toMatch(/dn\.shape=pessimistic.*section=denoise|section=denoise.*dn\.shape=pessimistic/);
+    await page.click('nav.toc a:has-text("5 Theory")');
+    await urlHas(page, 'section', 'theory');
+    expect(await param(page, 'an.rho')).toBe('0.3');
+
+    // Away to another view and back by the menu: the paper comes back as it was left.
+    await page.click('nav a:has-text("Train")');
+    await page.waitForSelector('[data-testid=steps]');
+    await page.click('nav a:has-text("The paper, live")');
+    await page.waitForSelector('[data-testid=companion]');
+    expect(await page.inputValue('[data-testid=denoise-shape]')).toBe('pessimistic');
+    expect(await page.inputValue('[data-testid=anchors-rho]')).toBe('0.3');
+    await page.reload();
+    await page.waitForSelector('[data-testid=companion]');
+    expect(await page.inputValue('[data-testid=denoise-shape]')).toBe('pessimistic');
+    expect(await query(page)).toMatch(/dn\.shape=pessimistic/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Playground: the task and the (compressed) program come from the link, and edits go back into it', async () => {
+    const page = await app.browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const program = '# from a link: ünïcode kept\nimport json\nprint(json.dumps({"hello": "world"}))\n';
+    const packed = deflateRawSync(Buffer.from(program)).toString('base64url');
+    await page.goto(`${app.url}#/playground?task=mlbench_Sonar&p=${packed}`);
+    await page.waitForFunction(() => (document.querySelector('[data-testid=task-card]')?.textContent ?? '').includes('mlbench_Sonar'), null, { timeout: 30_000 });
+    expect(await page.inputValue('[data-testid=task-select]')).toBe('mlbench_Sonar');
+    expect(await page.inputValue('[data-testid=program]')).toBe(program);
+
+    await page.fill('[data-testid=program]', `${program}# edited\n`);
+    await page.waitForFunction((before) => new URLSearchParams(location.hash.split('?')[1] ?? '').get('p') !== before, packed, { timeout: 10_000 });
+    await page.reload();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=task-card]')?.textContent ?? '').includes('mlbench_Sonar'), null, { timeout: 30_000 });
+    expect(await page.inputValue('[data-testid=program]')).toBe(`${program}# edited\n`);
+
+    // A cut link says so, and the editor starts from a reference program.
+    await page.goto(`${app.url}#/playground?p=${packed.slice(0, 10)}`);
+    await page.reload();
+    expect(await page.locator('[data-testid=link-note]').textContent()).toMatch(/could not be read/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('an unknown route shows "not found" with links to the views, not the overview', async () => {
+    const page = await app.browser.newPage();
+    await page.goto(`${app.url}#/nowhere?x=1`);
+    await page.waitForSelector('[data-testid=not-found]');
+    expect(await page.locator('[data-testid=not-found] h1').textContent()).toBe('Not found');
+    expect(await page.locator('[data-testid=not-found]').textContent()).toContain('#/nowhere');
+    expect(await page.locator('[data-testid=not-found] a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['#/', '#/paper', '#/train', '#/playground']);
+    expect(await page.locator('text=A small code-writing agent').count()).toBe(0);
+    await page.click('[data-testid=not-found] a[href="#/train"]');
+    await page.waitForSelector('[data-testid=steps]');
+    await page.close();
+  });
+});
