@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import type { Plugin } from 'vite';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { publishResults, vendorAssets } from './scripts/vendor-assets.mjs';
+import { sourceStamp, STAMP_FILE } from './scripts/source-stamp.mjs';
 import { sandboxWorkerHeaders } from './src/sandbox-pyodide/vite-plugin.ts';
 
 // Dawn (the `webgpu` package) finds SwiftShader only through the Vulkan loader's environment, which
@@ -28,11 +31,31 @@ function vendor(): Plugin {
   };
 }
 
+// The hash of the sources this build was made from (taken when it starts), beside the built app:
+// the browser tests compare it with the checkout so they never test a stale dist/.
+function stamp(): Plugin {
+  let taken: ReturnType<typeof sourceStamp> | null = null;
+  let outDir = 'dist';
+  return {
+    name: 'wmrl-source-stamp',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    buildStart() {
+      taken = sourceStamp(import.meta.dirname);
+    },
+    closeBundle() {
+      if (taken) writeFileSync(resolve(outDir, STAMP_FILE), `${JSON.stringify(taken)}\n`);
+    },
+  };
+}
+
 // Build timings are noise on a shared 2-core machine, not warnings.
 const quietTimings = { bundlerTimings: false };
 
 export default defineConfig({
-  plugins: [vendor(), svelte(), sandboxWorkerHeaders()],
+  plugins: [vendor(), svelte(), sandboxWorkerHeaders(), stamp()],
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
   worker: { format: 'es', rolldownOptions: { checks: quietTimings } },

@@ -25,7 +25,7 @@ function ensureBuilt(): void {
   if (r.status !== 0) throw new Error('vite build failed');
 }
 
-export async function openBrowserSandbox(pool: PoolOptions = { size: 1, spares: 0 }): Promise<BrowserSandbox> {
+export async function openBrowserSandbox(pool: PoolOptions = { size: 1 }): Promise<BrowserSandbox> {
   ensureBuilt();
   const server: PreviewServer = await preview({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
   const address = server.httpServer.address();

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   console.log(`sampled ${sampled.length} programs on ${tasks.length} ${values.split} cards in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   mkdirSync(resolve(values.work), { recursive: true });
   const store = new OutcomeStore(join(resolve(values.work), 'outcomes.jsonl'));
-  const sandbox = await openBrowserSandbox({ size: Number(values.workers), spares: 0 });
+  const sandbox = await openBrowserSandbox({ size: Number(values.workers) });
   let runs;
   try {
     runs = await executeWithStore(store, sampled, timeoutMs, (chunk) => runAndGrade(registry, chunk, sandbox.runMany, timeoutMs), {

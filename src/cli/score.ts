@@ -81,7 +81,7 @@ async function openSandboxPage(workers: number): Promise<SandboxPage> {
     await page.exposeFunction('sandboxProgress', (p: PopulationProgress) => listener(p));
     await page.goto(`http://127.0.0.1:${address.port}/sandbox.html`);
     await page.waitForSelector('#status[data-state=loaded]');
-    await page.evaluate((size) => window.sandbox.start({ size, spares: 0 }), workers);
+    await page.evaluate((size) => window.sandbox.start({ size }), workers);
     return {
       run: (files, source, timeoutMs) => page.evaluate((job) => window.sandbox.run(job), { source, files, timeoutMs }),
       async runPopulation(request, onProgress) {

@@ -1,16 +1,20 @@
-// A pool of hardened Pyodide workers. Every submitted job gets exactly one result, whatever happens
-// to its worker: the soft timeout raises KeyboardInterrupt through a shared interrupt buffer, the hard
-// timeout terminates the worker, and a fresh one is restored from a memory snapshot in its place.
-// Workers are also recycled after a fatal Pyodide error, past a heap bound, after any interrupt and
-// after a number of runs (the heap never shrinks, and module-level state a program mutates in the
-// standard library would otherwise outlive it). Busy time is counted per worker for compute accounting.
+// A pool of hardened Pyodide workers. Every job runs in a worker no earlier job touched: each worker
+// is restored from a memory snapshot, serves one job (maxRunsPerWorker) and is terminated; spares
+// restored ahead of time take over at once. Nothing a program does to its interpreter (builtins,
+// modules, hooks, timers, files) can reach a later job, whatever the Python guard misses.
+// Every submitted job gets exactly one result, whatever happens to its worker: the soft timeout
+// raises KeyboardInterrupt through a shared interrupt buffer, the hard timeout terminates the worker,
+// and a run that passes a cap (memory, files, output) is ended with status memory/resource.
+// Busy time is counted per worker for compute accounting.
 import type {
   PageToWorker,
+  ResourceLimit,
   SandboxJob,
   SandboxResult,
   SandboxStatus,
   WorkerBoot,
   WorkerDone,
+  WorkerLimit,
   WorkerToPage,
 } from './protocol';
 import { pythonLibrary } from './python-library';
@@ -23,17 +27,26 @@ export interface PoolOptions {
   indexURL?: string;
   /** Captured stdout + stderr per run, bytes. */
   outputCapBytes?: number;
-  /** wasm memory a worker may grow to; past it allocations fail with MemoryError. */
+  /** wasm memory a worker may grow to; past it the run ends with status memory. */
   memoryCapBytes?: number;
-  /** A worker whose heap ends a run above this is replaced. */
+  /** Bytes a run may store in files (each file or directory counts 4 KiB); past it the run ends with status resource. */
+  fileCapBytes?: number;
+  /** A reused worker (maxRunsPerWorker > 1) whose heap plus files end a run above this is replaced. */
   recycleHeapBytes?: number;
-  /** Time after the soft interrupt before the worker is terminated. */
+  /** Time after the soft interrupt (or a passed cap) before the worker is terminated. */
   hardGraceMs?: number;
-  /** Runs before a worker is replaced anyway. */
+  /**
+   * Jobs a worker serves before it is replaced. 1 (the default) is the isolation boundary: every job
+   * gets a fresh interpreter. Larger values reuse an interpreter after a best-effort Python clean-up,
+   * which a program can defeat (it can poison later jobs): for benchmarks only, never for untrusted code.
+   */
   maxRunsPerWorker?: number;
   /** A worker not ready after this long is terminated and spawned again. */
   bootTimeoutMs?: number;
-  /** Workers kept booted and idle, so a killed worker's slot serves again at once. */
+  /**
+   * Workers restored ahead of time, so a slot serves its next job (or recovers from a kill) at once
+   * (default: size; at least 1 while maxRunsPerWorker is 1).
+   */
   spares?: number;
 }
 
@@ -84,6 +97,8 @@ interface Pending {
   dispatchedAt: number;
   nonce: string;
   interrupted: boolean;
+  /** The cap the run passed, as the worker reported it. */
+  limit: { limit: ResourceLimit; message: string } | null;
   timers: ReturnType<typeof setTimeout>[];
 }
 
@@ -113,11 +128,11 @@ interface Slot extends Omit<WorkerStats, 'workerId'> {
 const DEFAULTS = {
   outputCapBytes: 256 * 1024,
   memoryCapBytes: 1024 * 1024 * 1024,
+  fileCapBytes: 256 * 1024 * 1024,
   recycleHeapBytes: 512 * 1024 * 1024,
   hardGraceMs: 2000,
-  maxRunsPerWorker: 200,
+  maxRunsPerWorker: 1,
   bootTimeoutMs: 60_000,
-  spares: 1,
 };
 const MAX_BOOT_FAILURES = 3;
 
@@ -152,7 +167,7 @@ export class SandboxPool {
     settled: 0,
     ignoredMessages: 0,
     doubleSettles: 0,
-    byStatus: { ok: 0, error: 0, timeout: 0, memory: 0, killed: 0 } as Record<SandboxStatus, number>,
+    byStatus: { ok: 0, error: 0, timeout: 0, memory: 0, resource: 0, killed: 0 } as Record<SandboxStatus, number>,
   };
   private respawnMs: number[] = [];
   private downtimeMs: number[] = [];
@@ -162,7 +177,13 @@ export class SandboxPool {
   private readyWaiters: (() => void)[] = [];
 
   constructor(options: PoolOptions = {}) {
-    this.opts = { ...DEFAULTS, size: defaultSize(), ...options };
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as PoolOptions;
+    const size = given.size ?? defaultSize();
+    // One spare per slot: with one job per worker, every finished job hands its slot a spare. At
+    // least one even when asked for none: without it every job would wait for a worker to start.
+    const opts = { ...DEFAULTS, size, spares: size, ...given };
+    if (opts.maxRunsPerWorker <= 1) opts.spares = Math.max(1, opts.spares);
+    this.opts = opts;
   }
 
   /** Loads the runtime once, makes the memory snapshot, starts the workers; resolves when all are ready. */
@@ -210,6 +231,7 @@ export class SandboxPool {
         dispatchedAt: 0,
         nonce: randomNonce(),
         interrupted: false,
+        limit: null,
         timers: [],
       };
       this.counts.submitted++;
@@ -318,6 +340,8 @@ export class SandboxPool {
       pythonFiles: this.library,
       outputCapBytes: this.opts.outputCapBytes,
       memoryCapBytes: this.opts.memoryCapBytes,
+      fileCapBytes: this.opts.fileCapBytes,
+      reuse: this.opts.maxRunsPerWorker > 1,
     };
   }
 
@@ -360,6 +384,8 @@ export class SandboxPool {
         this.bootFailed(handle, msg.message);
       } else if (msg.type === 'done' && handle.slot && handle.slot.handle === handle) {
         this.onDone(handle.slot, msg);
+      } else if (msg.type === 'limit' && handle.slot && handle.slot.handle === handle) {
+        this.onLimit(handle.slot, msg);
       } else {
         this.counts.ignoredMessages++;
       }
@@ -504,7 +530,30 @@ export class SandboxPool {
         if (slot.current === p) this.replace(slot, 'timeout', `no result ${this.opts.hardGraceMs} ms after the interrupt: worker terminated`);
       }, timeoutMs + this.opts.hardGraceMs),
     );
-    worker.postMessage({ type: 'run', jobId: p.jobId, nonce: p.nonce, source: p.job.source, files: p.job.files } satisfies PageToWorker);
+    worker.postMessage({
+      type: 'run',
+      jobId: p.jobId,
+      nonce: p.nonce,
+      source: p.job.source,
+      files: p.job.files,
+      ...(p.job.probeGlobals ? { probeGlobals: [...p.job.probeGlobals] } : {}),
+    } satisfies PageToWorker);
+  }
+
+  /** The run passed a cap: it ends as memory/resource; a worker that does not stop is terminated. */
+  private onLimit(slot: Slot, msg: WorkerLimit): void {
+    const p = slot.current;
+    if (!p || msg.jobId !== p.jobId || msg.nonce !== p.nonce) {
+      this.counts.ignoredMessages++;
+      return;
+    }
+    if (p.limit) return;
+    p.limit = { limit: msg.limit, message: msg.message };
+    p.timers.push(
+      setTimeout(() => {
+        if (slot.current === p) this.replace(slot, limitStatus(msg.limit), msg.message);
+      }, this.opts.hardGraceMs),
+    );
   }
 
   private onDone(slot: Slot, msg: WorkerDone): void {
@@ -516,7 +565,11 @@ export class SandboxPool {
     const now = performance.now();
     let status: SandboxStatus;
     let reason: string | undefined;
-    if (p.interrupted) {
+    const limit = p.limit ?? (msg.limit && msg.limitMessage ? { limit: msg.limit, message: msg.limitMessage } : null);
+    if (limit) {
+      status = limitStatus(limit.limit);
+      reason = limit.message;
+    } else if (p.interrupted) {
       status = 'timeout';
       reason = `interrupted after ${p.job.timeoutMs} ms`;
     } else if (msg.status === 'interrupted') {
@@ -535,16 +588,25 @@ export class SandboxPool {
       outputTruncated: msg.outputTruncated,
       ...(msg.traceback ? { traceback: msg.traceback } : {}),
       ...(reason ? { reason } : {}),
+      ...(limit ? { limit: limit.limit } : {}),
       seconds: msg.seconds,
       wallMs: now - p.dispatchedAt,
       queuedMs: p.dispatchedAt - p.submittedAt,
       workerId: slot.id,
+      interpreter: slot.handle?.generation ?? -1,
       jobId: p.jobId,
       heapBytes: msg.heapBytes,
+      fileBytes: msg.fileBytes,
+      ...(msg.globalsPresent ? { globalsPresent: msg.globalsPresent } : {}),
     });
     slot.runsOnWorker++;
+    // Files live outside the wasm heap: both count towards a reused worker's memory.
     const recycle =
-      msg.fatal || p.interrupted || msg.heapBytes > this.opts.recycleHeapBytes || slot.runsOnWorker >= this.opts.maxRunsPerWorker;
+      msg.fatal ||
+      p.interrupted ||
+      limit !== null ||
+      msg.heapBytes + msg.fileBytes > this.opts.recycleHeapBytes ||
+      slot.runsOnWorker >= this.opts.maxRunsPerWorker;
     if (recycle) {
       this.replace(slot, null, '');
     } else {
@@ -567,8 +629,9 @@ export class SandboxPool {
     const p = slot.current;
     if (p && status) {
       const now = performance.now();
+      const interpreter = slot.handle?.generation ?? -1;
       this.finishSlotJob(slot, now);
-      this.settle(p, this.pageResult(p, status, reason, slot, now));
+      this.settle(p, { ...this.pageResult(p, status, reason, slot, now), interpreter, ...(p.limit ? { limit: p.limit.limit } : {}) });
     }
     slot.current = null;
     if (slot.handle) this.terminate(slot.handle);
@@ -593,8 +656,10 @@ export class SandboxPool {
       wallMs: now - started,
       queuedMs: (p.dispatchedAt || now) - p.submittedAt,
       workerId: slot ? slot.id : -1,
+      interpreter: -1,
       jobId: p.jobId,
       heapBytes: 0,
+      fileBytes: 0,
     };
   }
 
@@ -609,4 +674,8 @@ export class SandboxPool {
     this.counts.byStatus[result.status]++;
     p.resolve(result);
   }
+}
+
+function limitStatus(limit: ResourceLimit): SandboxStatus {
+  return limit === 'memory' ? 'memory' : 'resource';
 }

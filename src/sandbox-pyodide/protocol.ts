@@ -13,9 +13,41 @@ export interface SandboxJob {
   files: SandboxFiles;
   /** Wall-clock budget for the program itself; the soft interrupt fires here, the hard kill a grace later. */
   timeoutMs: number;
+  /**
+   * Global names (dotted paths such as `navigator.sendBeacon`) the worker checks for, before and
+   * after the program runs; the result's `globalsPresent` lists those it could reach. For tests.
+   */
+  probeGlobals?: readonly string[];
 }
 
-export type SandboxStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'killed';
+/** `memory` and `resource`: the run passed a cap (the result's `limit` says which). */
+export type SandboxStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'resource' | 'killed';
+
+/** The per-job caps that end a run: wasm memory, bytes stored in files, captured stdout + stderr. */
+export type ResourceLimit = 'memory' | 'files' | 'output';
+
+/** Every file or directory a run creates counts this many bytes against the file cap (its inode). */
+export const FILE_NODE_BYTES = 4096;
+
+function formatBytes(n: number): string {
+  for (const [unit, size] of [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const) {
+    if (n >= size) return `${Number((n / size).toFixed(1))} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+/** The message a run over a cap ends with: which limit, its size, and the pool option that sets it. */
+export function limitMessage(limit: ResourceLimit, capBytes: number): string {
+  const cap = `${formatBytes(capBytes)} (${capBytes} bytes)`;
+  switch (limit) {
+    case 'memory':
+      return `memory limit reached: the program needed more than ${cap} of memory (memoryCapBytes)`;
+    case 'files':
+      return `file limit reached: the program stored more than ${cap} in files, counting ${FILE_NODE_BYTES} bytes per file or directory created (fileCapBytes)`;
+    case 'output':
+      return `output limit reached: the program printed more than ${cap} to stdout and stderr together (outputCapBytes)`;
+  }
+}
 
 export interface SandboxResult {
   status: SandboxStatus;
@@ -29,8 +61,10 @@ export interface SandboxResult {
   outputTruncated: boolean;
   /** Python traceback, trimmed to the program's own frames where possible. */
   traceback?: string;
-  /** Why the pool ended the job, for killed/timeout/memory results decided on the page. */
+  /** Why the run ended that way: the limit's message for memory/resource, the pool's reason for killed/timeout. */
   reason?: string;
+  /** The cap the run passed (status memory or resource). */
+  limit?: ResourceLimit;
   /** Program run time measured in the worker (exec only), or wall time until the kill. */
   seconds: number;
   /** Page-side time from dispatch to result, including message passing and file set-up. */
@@ -38,10 +72,19 @@ export interface SandboxResult {
   /** Time the job waited for a free worker. */
   queuedMs: number;
   workerId: number;
+  /**
+   * The worker instance (interpreter) that ran the job, unique within the pool; -1 when none did. With
+   * the default maxRunsPerWorker (1) no two jobs share one.
+   */
+  interpreter: number;
   /** Sequence number of the job in this pool (1-based), so callers can check none is lost or doubled. */
   jobId: number;
   /** The worker's wasm heap after the run, bytes (0 when the worker died). */
   heapBytes: number;
+  /** Bytes the run stored in files (the file cap's count), 0 when the worker died. */
+  fileBytes: number;
+  /** For a job with probeGlobals: the names the worker could reach. */
+  globalsPresent?: string[];
 }
 
 /** Everything a fresh worker needs, all fetched and compiled by the page before the worker locks down. */
@@ -63,6 +106,9 @@ export interface WorkerBoot {
   pythonFiles: Record<string, string>;
   outputCapBytes: number;
   memoryCapBytes: number;
+  fileCapBytes: number;
+  /** The worker serves more than one job: the Python guard puts interpreter state back after each. */
+  reuse: boolean;
 }
 
 export interface WorkerRun {
@@ -71,6 +117,7 @@ export interface WorkerRun {
   nonce: string;
   source: string;
   files: SandboxFiles;
+  probeGlobals?: readonly string[];
 }
 
 export type PageToWorker = WorkerBoot | WorkerRun;
@@ -97,6 +144,15 @@ export interface WorkerSnapshot {
 /** Status as seen inside the worker; the page turns it into the final SandboxStatus. */
 export type WorkerStatus = 'ok' | 'error' | 'memory' | 'interrupted';
 
+/** Sent the moment a run passes a cap, so the page can end it even if the program carries on. */
+export interface WorkerLimit {
+  type: 'limit';
+  jobId: number;
+  nonce: string;
+  limit: ResourceLimit;
+  message: string;
+}
+
 export interface WorkerDone {
   type: 'done';
   jobId: number;
@@ -110,6 +166,11 @@ export interface WorkerDone {
   traceback?: string;
   seconds: number;
   heapBytes: number;
+  fileBytes: number;
+  /** The first cap the run passed, if any. */
+  limit?: ResourceLimit;
+  limitMessage?: string;
+  globalsPresent?: string[];
   /** Pyodide suffered a fatal error: the worker must not run anything else. */
   fatal: boolean;
 }
@@ -119,7 +180,7 @@ export interface WorkerFailed {
   message: string;
 }
 
-export type WorkerToPage = WorkerReady | WorkerSnapshot | WorkerDone | WorkerFailed;
+export type WorkerToPage = WorkerReady | WorkerSnapshot | WorkerDone | WorkerLimit | WorkerFailed;
 
 /** Why an ok run has no gradable predictions.csv: the worker's reason, or that it wrote none. */
 export function missingPredictionsMessage(r: Pick<SandboxResult, 'predictionsProblem'>): string {

@@ -1,8 +1,8 @@
-// The Python side of the sandbox: import blocks, an audit hook, and the per-run executor that gives
-// every program fresh globals and puts the interpreter back as it found it. Python-level blocks are
-// NOT a boundary on their own (object.__subclasses__() walks around them); the worker's deleted
-// globals and its CSP are. These blocks make the obvious routes fail loudly and keep one run from
-// tampering with the next on the same worker.
+// The Python side of the sandbox: import blocks, an audit hook, and the per-run executor. None of this
+// is a security boundary: a program can reach the guard's own state (frames, closures) and switch it
+// off. The boundary is the worker (deleted globals, CSP) and a fresh interpreter per job (pool.ts).
+// The guard is here so that the obvious routes (import js, socket, writing outside the run
+// directory) fail at once with a clear message instead of some obscure error further on.
 
 /** Modules a program may not import (top-level names, or dotted prefixes). */
 export const BLOCKED_MODULES: readonly string[] = [
@@ -55,14 +55,14 @@ export const BLOCKED_MODULES: readonly string[] = [
 export const WORKDIR = '/home/pyodide/run';
 
 /**
- * Defines `_sandbox_make_runner(workdir, blocked, cap_bytes)` in a private namespace: it installs the
- * audit hook (inert until armed, so it can go into the memory snapshot before Pyodide's own
- * post-restore imports) and returns `(run, arm)`. Everything it needs is captured in
- * closures, then the namespace is emptied, so a program that finds the guard's functions cannot edit
- * a module-level block list.
+ * Defines `_sandbox_make_runner(workdir, blocked)` in a private namespace: it installs the audit hook
+ * (inert until armed, so it can go into the memory snapshot before Pyodide's own post-restore
+ * imports) and returns `(run, arm)`. `arm(reuse)`: with `reuse` false (a worker that serves one job,
+ * the pool's default) nothing is saved or put back after the run, since the interpreter is thrown
+ * away; with `reuse` true the interpreter state listed in `restore` is put back after every run.
  */
 export const GUARD_SOURCE = String.raw`
-def _sandbox_make_runner(workdir, blocked, file_cap_bytes):
+def _sandbox_make_runner(workdir, blocked):
     import sys, os, builtins, time, traceback
 
     BLOCKED = frozenset(blocked)
@@ -136,7 +136,7 @@ def _sandbox_make_runner(workdir, blocked, file_cap_bytes):
     sys.addaudithook(hook)
     base = {}
 
-    def arm():
+    def arm(reuse):
         # Called once Pyodide has finished its own start-up imports (after a snapshot restore).
         # Modules already loaded that lead to JavaScript or native code are hidden: None in
         # sys.modules makes a plain import fail; deleting the entry sends it through the audit hook.
@@ -157,7 +157,12 @@ def _sandbox_make_runner(workdir, blocked, file_cap_bytes):
             return create_builtin(spec)
 
         _imp.create_builtin = gated_create_builtin
-        # The state a run may change, taken once; put back after every run.
+        base['reuse'] = bool(reuse)
+        if not reuse:
+            armed[0] = True
+            return
+        # The state a run may change, taken once; put back after every run (best effort only: a
+        # reused interpreter is not isolated, see the module comment).
         base['modules'] = dict(sys.modules)
         base['builtins'] = dict(builtins.__dict__)
         base['path'] = list(sys.path)
@@ -167,8 +172,7 @@ def _sandbox_make_runner(workdir, blocked, file_cap_bytes):
         base['streams'] = (sys.stdout, sys.stderr, sys.stdin)
         base['hooks'] = (sys.excepthook, sys.displayhook)
         # Module namespaces (shallow): a program that rebinds json.dumps or math.pi changes only
-        # its own run. Objects mutated in place (class attributes, caches) are not covered: the
-        # pool replaces each worker after a bounded number of runs for that.
+        # its own run. Objects mutated in place (class attributes, caches) are not covered.
         base['namespaces'] = [(m.__dict__, dict(m.__dict__)) for name, m in sys.modules.items()
                               if m is not None and name not in ('sys', 'builtins') and hasattr(m, '__dict__')
                               and isinstance(m.__dict__, dict)]
@@ -232,6 +236,13 @@ def _sandbox_make_runner(workdir, blocked, file_cap_bytes):
             status = 'error'
             described = describe(e)
         seconds = time.perf_counter() - t0
+        if not base['reuse']:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except BaseException:
+                pass
+            return (status, described, seconds)
         scope.clear()
         for attempt in range(3):
             try:

@@ -1,11 +1,12 @@
 // One sandbox worker: Pyodide restored from the page's memory snapshot, Python guards installed,
-// network/storage/messaging globals deleted, then one program at a time. This script is served with
+// network/storage/messaging globals deleted, then one program (by default the pool ends the worker
+// after it, so no program sees an interpreter another one touched). This script is served with
 // a CSP (`connect-src 'none'`, see worker-csp.ts), so it fetches nothing: the page hands over the
 // compiled wasm module, the standard library and the snapshot, and a fetch shim answers Pyodide's
 // own start-up requests from those bytes. Only module scripts from our origin can load.
 /// <reference lib="webworker" />
 import type { PyodideAPI } from 'pyodide';
-import type { PageToWorker, WorkerBoot, WorkerDone, WorkerRun, WorkerToPage, WorkerStatus } from './protocol';
+import { FILE_NODE_BYTES, limitMessage, type PageToWorker, type ResourceLimit, type WorkerBoot, type WorkerDone, type WorkerRun, type WorkerToPage, type WorkerStatus } from './protocol';
 import { BLOCKED_MODULES, GUARD_SOURCE, WORKDIR } from './python-guard';
 import { lockDownGlobals } from './worker-lockdown';
 import { decodePredictions, predictionsSizeProblem } from '../tasks/text-files';
@@ -22,16 +23,36 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 const postOriginal = scope.postMessage.bind(scope) as (msg: unknown) => void;
 const post: (msg: WorkerToPage) => void = (msg) => postOriginal(msg);
 const LIB_ROOT = '/lib/sandbox';
+// Imported once, into the snapshot: every job then finds them loaded instead of compiling them
+// again (the toolkit has no bytecode cache: sys.dont_write_bytecode).
 const PRE_IMPORTS = [
   'csv', 'json', 'math', 'random', 'statistics', 'collections', 'itertools', 'functools', 'io', 're',
   'traceback', 'heapq', 'bisect', 'time', 'os', 'copy', 'operator', 'string', 'dataclasses', 'typing',
-  'compileall', 'py_compile',
+  'compileall', 'py_compile', 'toolkit',
 ];
 
 let pyodide: PyodideAPI | null = null;
 let runner: PyProxyFn | null = null;
-let boot: WorkerBoot | null = null;
+let booted = false;
 let fatal = false;
+
+// The job now running, and the first cap it passed.
+let current: { jobId: number; nonce: string } | null = null;
+let limitHit: { limit: ResourceLimit; message: string } | null = null;
+let interruptFlag: Uint8Array | null = null;
+const caps = { memory: 0, files: 0, output: 0 };
+
+/**
+ * A run passed a cap: tell the page at once (it ends the worker a grace later if no result comes)
+ * and raise KeyboardInterrupt at the next bytecode check, so a program that catches the error
+ * (MemoryError, OSError) still stops.
+ */
+function hitLimit(limit: ResourceLimit): void {
+  if (!current || limitHit) return;
+  limitHit = { limit, message: limitMessage(limit, caps[limit]) };
+  if (interruptFlag) Atomics.store(interruptFlag, 0, 2);
+  post({ type: 'limit', jobId: current.jobId, nonce: current.nonce, ...limitHit });
+}
 
 // Captured output of the current run, capped in bytes.
 const decoder = new TextDecoder();
@@ -52,6 +73,7 @@ function capture(into: () => string[]) {
         outBytes += part.length;
         if (part.length < buf.length) truncated = true;
       }
+      if (truncated) hitLimit('output');
       return buf.length;
     },
   };
@@ -61,8 +83,34 @@ function capture(into: () => string[]) {
 function capMemoryGrowth(capBytes: number): void {
   const grow = WebAssembly.Memory.prototype.grow;
   WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, delta: number): number {
-    if (this.buffer.byteLength + delta * 65536 > capBytes) throw new RangeError('sandbox: memory cap reached');
+    if (this.buffer.byteLength + delta * 65536 > capBytes) {
+      hitLimit('memory');
+      throw new RangeError('sandbox: memory cap reached');
+    }
     return grow.call(this, delta);
+  };
+}
+
+/**
+ * Compiles each small wasm module once during start-up: Emscripten wraps every JavaScript function
+ * it puts in the wasm table in a tiny module of its own (about 260 of them, 30 distinct), which is
+ * about a tenth of a worker's start-up when each is compiled again.
+ */
+function cacheSmallModules(): () => void {
+  const Module = WebAssembly.Module;
+  const compiled = new Map<string, WebAssembly.Module>();
+  WebAssembly.Module = new Proxy(Module, {
+    construct(target, args: [BufferSource]) {
+      const bytes = ArrayBuffer.isView(args[0]) ? new Uint8Array(args[0].buffer, args[0].byteOffset, args[0].byteLength) : new Uint8Array(args[0]);
+      if (bytes.length > 4096) return new target(args[0]);
+      const key = bytes.join(',');
+      let m = compiled.get(key);
+      if (!m) compiled.set(key, (m = new target(args[0])));
+      return m;
+    },
+  });
+  return () => {
+    WebAssembly.Module = Module;
   };
 }
 
@@ -92,23 +140,64 @@ function heapBytes(): number {
   return mod?.HEAP8?.buffer.byteLength ?? 0;
 }
 
-/** Fails writes into MEMFS past a per-run total, so a file bomb cannot exhaust the tab's memory. */
-let fsGrown = 0;
-function capFileGrowth(py: PyodideAPI, capBytes: number): void {
-  type Node = { contents: Uint8Array | null };
+/**
+ * Caps what a run stores in MEMFS (JavaScript memory outside the wasm heap, so the memory cap does
+ * not see it): every allocation of file storage is charged before it happens, on each path that
+ * allocates (the write fast path that copies a whole first write, growth, truncate to a larger size,
+ * msync), and every new file or directory costs FILE_NODE_BYTES. Storage is never refunded, so the
+ * count bounds what the run can hold. Past the cap the operation fails with ENOSPC.
+ */
+let fsBytes = 0;
+function capFileStorage(py: PyodideAPI): void {
+  type Node = { contents: unknown; mode: number };
+  type Write = (stream: { node: Node }, buffer: Uint8Array, offset: number, length: number, position: number, canOwn?: boolean) => number;
+  type NodeOps = { setattr?: (node: Node, attr: { size?: number }) => void };
   const fs = py.FS as unknown as {
-    filesystems: { MEMFS: { expandFileStorage(node: Node, cap: number): void } };
+    filesystems: {
+      MEMFS: {
+        createNode(...args: unknown[]): Node;
+        stream_ops: { write: Write };
+        ops_table: Record<string, { node: NodeOps; stream: { write?: Write } }> | null;
+      };
+    };
+    isFile(mode: number): boolean;
     ErrnoError: new (errno: number) => Error;
   };
   const memfs = fs.filesystems.MEMFS;
-  const expand = memfs.expandFileStorage.bind(memfs);
-  memfs.expandFileStorage = (node: Node, newCapacity: number) => {
-    const before = node.contents?.length ?? 0;
-    if (newCapacity <= before) return;
-    if (fsGrown + (newCapacity - before) > capBytes) throw new fs.ErrnoError(51 /* ENOSPC */);
-    expand(node, newCapacity);
-    // Count what was really allocated (MEMFS grows capacity geometrically).
-    fsGrown += (node.contents?.length ?? 0) - before;
+  if (!memfs.ops_table) throw new Error('sandbox: MEMFS has no ops table yet');
+  const capacity = (node: Node): number => (node.contents instanceof Uint8Array ? node.contents.length : 0);
+  const charge = (bytes: number): void => {
+    if (bytes <= 0) return;
+    if (fsBytes + bytes > caps.files) {
+      hitLimit('files');
+      throw new fs.ErrnoError(51 /* ENOSPC */);
+    }
+    fsBytes += bytes;
+  };
+  const write = memfs.stream_ops.write;
+  const cappedWrite: Write = function (this: unknown, stream, buffer, offset, length, position, canOwn) {
+    const before = capacity(stream.node);
+    const end = position + length;
+    charge(end - before);
+    const written = write.call(this, stream, buffer, offset, length, position, canOwn);
+    // MEMFS grows capacity geometrically: count what it really allocated beyond the charge.
+    fsBytes += Math.max(0, capacity(stream.node) - Math.max(before, end));
+    return written;
+  };
+  memfs.stream_ops.write = cappedWrite; // msync writes through this one
+  for (const ops of Object.values(memfs.ops_table)) {
+    if (ops.stream.write) ops.stream.write = cappedWrite;
+    const setattr = ops.node.setattr;
+    if (!setattr) continue;
+    ops.node.setattr = function (this: unknown, node, attr) {
+      if (attr.size !== undefined && fs.isFile(node.mode)) charge(attr.size - capacity(node));
+      return setattr.call(this, node, attr);
+    };
+  }
+  const createNode = memfs.createNode;
+  memfs.createNode = function (this: unknown, ...args: unknown[]): Node {
+    charge(FILE_NODE_BYTES);
+    return createNode.apply(this, args);
   };
 }
 
@@ -122,10 +211,13 @@ function writeLibrary(py: PyodideAPI, files: Record<string, string>): void {
 
 async function start(b: WorkerBoot): Promise<void> {
   const t0 = performance.now();
-  boot = b;
   outCap = b.outputCapBytes;
+  caps.memory = b.memoryCapBytes;
+  caps.files = b.fileCapBytes;
+  caps.output = b.outputCapBytes;
   capMemoryGrowth(b.memoryCapBytes);
   const restoreShims = installBootShims(b);
+  const restoreModule = cacheSmallModules();
   const phases: Record<string, number> = {};
   const mark = (name: string) => (phases[name] = performance.now() - t0);
   const mod = (await import(/* @vite-ignore */ `${b.indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide };
@@ -143,22 +235,29 @@ async function start(b: WorkerBoot): Promise<void> {
     stderr: () => {},
     env: { HOME: '/home/pyodide' },
     _makeSnapshot: b.makeSnapshot,
-    // A private copy: Pyodide reads the snapshot header with TextDecoder, which refuses shared memory.
+    // A private copy: Pyodide reads the snapshot header with TextDecoder, which refuses shared
+    // memory; and nothing in this worker may hold a view of the buffer every later worker restores from.
     ...(b.snapshot ? { _loadSnapshot: new Uint8Array(b.snapshot).slice() } : {}),
   });
   restoreShims();
+  restoreModule();
+  // Pyodide keeps its options, the copy included: tens of MB each worker need not hold.
+  const config = (py as unknown as { _api?: { config?: Record<string, unknown> } })._api?.config;
+  if (config) delete config._loadSnapshot;
   pyodide = py;
   mark('loaded');
 
   if (b.makeSnapshot) {
-    // Everything that does not depend on this worker goes into the snapshot: common imports and the
-    // guards (audit hooks and import blocks live in the wasm heap, so restored workers have them).
-    py.runPython(`import ${PRE_IMPORTS.join(', ')}`);
+    // Everything that does not depend on this worker goes into the snapshot: common imports (the
+    // toolkit too) and the guards (audit hooks and import blocks live in the wasm heap, so restored
+    // workers have them).
+    writeLibrary(py, b.pythonFiles);
     py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(LIB_ROOT)})\nsys.dont_write_bytecode = True`);
+    py.runPython(`import ${PRE_IMPORTS.join(', ')}`);
     const ns = py.toPy({}) as unknown as { get(k: string): PyProxyFn; clear(): void; destroy(): void };
     py.runPython(GUARD_SOURCE, { globals: ns as never });
     const make = ns.get('_sandbox_make_runner');
-    const pair = make(WORKDIR, py.toPy([...BLOCKED_MODULES]), 256 * 1024 * 1024) as PyProxyFn;
+    const pair = make(WORKDIR, py.toPy([...BLOCKED_MODULES])) as PyProxyFn;
     const keep = py.runPython('import sys\nlambda pair: setattr(sys, "_sandbox_runner", pair)') as PyProxyFn;
     keep(pair);
     keep.destroy();
@@ -175,13 +274,16 @@ async function start(b: WorkerBoot): Promise<void> {
     return;
   }
 
+  // The library's files again (the snapshot holds the imported modules, not the file system): for
+  // tracebacks through the toolkit, and a program that reads them.
   writeLibrary(py, b.pythonFiles);
   py.FS.mkdirTree(WORKDIR);
   py.FS.mkdirTree('/tmp');
-  capFileGrowth(py, 256 * 1024 * 1024);
+  capFileStorage(py);
   py.setStdout({ write: capture(() => stdoutChunks).write });
   py.setStderr({ write: capture(() => stderrChunks).write });
-  py.setInterruptBuffer(new Uint8Array(b.interruptBuffer));
+  interruptFlag = new Uint8Array(b.interruptBuffer);
+  py.setInterruptBuffer(interruptFlag);
   mark('files');
   // The runner the snapshot left on sys, taken off before any program can see it there; arming the
   // guards hides Pyodide's JS bridges, which its start-up after the restore still needed.
@@ -189,7 +291,7 @@ async function start(b: WorkerBoot): Promise<void> {
   runner = pair.get(0);
   const arm = pair.get(1);
   pair.destroy();
-  arm();
+  arm(b.reuse);
   arm.destroy();
   mark('guarded');
   const leftoverGlobals = lockDownGlobals(scope);
@@ -235,16 +337,29 @@ function readPredictions(py: PyodideAPI): { csv?: string; problem?: string } {
   return read.ok ? { csv: read.text } : { problem: read.message };
 }
 
+/** Which of `names` (dotted paths from the global scope) this worker can reach. */
+function reachable(names: readonly string[]): string[] {
+  return names.filter((name) => {
+    let o: unknown = scope;
+    for (const part of name.split('.')) {
+      if (o === null || o === undefined || !(part in Object(o))) return false;
+      o = (o as Record<string, unknown>)[part];
+    }
+    return true;
+  });
+}
+
 function runJob(job: WorkerRun): void {
   const py = pyodide;
   stdoutChunks = [];
   stderrChunks = [];
   outBytes = 0;
   truncated = false;
-  fsGrown = 0;
+  limitHit = null;
   const base = { type: 'done' as const, jobId: job.jobId, nonce: job.nonce };
+  const present = new Set(job.probeGlobals ? reachable(job.probeGlobals) : []);
   if (!py || !runner || fatal) {
-    post({ ...base, status: 'error', stdout: '', stderr: '', outputTruncated: false, traceback: 'sandbox worker is not usable', seconds: 0, heapBytes: heapBytes(), fatal: true });
+    post({ ...base, status: 'error', stdout: '', stderr: '', outputTruncated: false, traceback: 'sandbox worker is not usable', seconds: 0, heapBytes: heapBytes(), fileBytes: 0, fatal: true });
     return;
   }
   let status: WorkerStatus = 'error';
@@ -255,6 +370,9 @@ function runJob(job: WorkerRun): void {
   try {
     clearWorkdir(py);
     for (const [name, text] of Object.entries(job.files)) py.FS.writeFile(`${WORKDIR}/${name}`, text);
+    // The inputs are the job's, not the program's: the file cap counts from here.
+    fsBytes = 0;
+    current = { jobId: job.jobId, nonce: job.nonce };
     const t0 = performance.now();
     let out: PyTuple | null = null;
     try {
@@ -274,6 +392,10 @@ function runJob(job: WorkerRun): void {
     status = 'error';
     traceback = `sandbox: fatal Pyodide error: ${e instanceof Error ? e.message : String(e)}`;
   }
+  current = null;
+  // Set by hitLimit during the run (TypeScript cannot see that through the call).
+  const hit = limitHit as { limit: ResourceLimit; message: string } | null;
+  if (job.probeGlobals) for (const name of reachable(job.probeGlobals)) present.add(name);
   const done: WorkerDone = {
     ...base,
     status,
@@ -285,6 +407,9 @@ function runJob(job: WorkerRun): void {
     traceback,
     seconds,
     heapBytes: heapBytes(),
+    fileBytes: fsBytes,
+    ...(hit ? { limit: hit.limit, limitMessage: hit.message } : {}),
+    ...(job.probeGlobals ? { globalsPresent: [...present] } : {}),
     fatal,
   };
   post(done);
@@ -293,7 +418,8 @@ function runJob(job: WorkerRun): void {
 scope.addEventListener('message', (event: MessageEvent<PageToWorker>) => {
   const msg = event.data;
   if (msg.type === 'boot') {
-    if (boot) return;
+    if (booted) return;
+    booted = true;
     start(msg).catch((e: unknown) => post({ type: 'boot-failed', message: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) }));
   } else if (msg.type === 'run') {
     runJob(msg);

@@ -106,8 +106,8 @@ export interface WorldModelPort {
   score(pairs: readonly ScorePair[]): Promise<WorldModelScoreResult>;
 }
 
-/** Outcome of one real execution, as the grader saw it. */
-export type ExecutionStatus = 'ok' | 'invalid' | 'error' | 'timeout' | 'memory' | 'killed';
+/** Outcome of one real execution, as the grader saw it (resource: a file or output cap was passed). */
+export type ExecutionStatus = 'ok' | 'invalid' | 'error' | 'timeout' | 'memory' | 'resource' | 'killed';
 
 export type MedalName = 'gold' | 'silver' | 'bronze';
 

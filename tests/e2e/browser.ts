@@ -2,6 +2,7 @@
 // the fly, on 127.0.0.1 with the same isolation headers as production, and drive Debian's Chromium
 // with WebGPU on SwiftShader.
 // The server lives in the test process, so it stops when the tests stop.
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { build, preview, type PreviewServer } from 'vite';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { staleDistReason } from '../../scripts/source-stamp.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -35,12 +37,24 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves dist/ (run `vite build` first) on an ephemeral 127.0.0.1 port. */
+/**
+ * Builds dist/ unless it was built from the sources in this checkout (its source stamp matches):
+ * a browser test must never pass or fail on a stale build. `npm test` builds first, so this only
+ * builds when a test file is run on its own after an edit.
+ */
+export function ensureFreshDist(root = resolve(import.meta.dirname, '../..')): void {
+  const stale = staleDistReason(root);
+  if (!stale) return;
+  console.error(`${stale}: building the app (vite build) before the browser tests ...`);
+  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const still = r.status === 0 ? staleDistReason(root) : `vite build failed (exit ${r.status ?? r.signal})`;
+  if (still) throw new Error(`dist/ cannot be used: ${still}`);
+}
+
+/** Serves dist/ (built first when stale, see ensureFreshDist) on an ephemeral 127.0.0.1 port. */
 export async function serveDist(): Promise<Served> {
   const root = resolve(import.meta.dirname, '../..');
-  if (!existsSync(resolve(root, 'dist/index.html'))) {
-    throw new Error('dist/ is missing: run `npm run build` before the browser tests (npm test does it)');
-  }
+  ensureFreshDist(root);
   const server: PreviewServer = await preview({
     root,
     configFile: resolve(root, 'vite.config.ts'),

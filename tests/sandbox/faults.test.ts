@@ -9,6 +9,10 @@ const TIMEOUT = 1500;
 // and post its result, and a short grace turns a soft timeout into a hard kill.
 const GRACE = 2500;
 const OUTPUT_CAP = 64 * 1024;
+const MEMORY_CAP = 384 * 1024 * 1024;
+const FILE_CAP = 32 * 1024 * 1024;
+// MEMFS grows a file's storage geometrically (x1.125 past 1 MiB): the count may pass the cap by that much.
+const FILE_SLACK = 1.2;
 
 describe('sandbox faults', () => {
   let s: SandboxSession;
@@ -19,7 +23,8 @@ describe('sandbox faults', () => {
       size: 2,
       hardGraceMs: GRACE,
       outputCapBytes: OUTPUT_CAP,
-      memoryCapBytes: 384 * 1024 * 1024,
+      memoryCapBytes: MEMORY_CAP,
+      fileCapBytes: FILE_CAP,
       recycleHeapBytes: 192 * 1024 * 1024,
     });
   });
@@ -66,10 +71,25 @@ describe('sandbox faults', () => {
     const before = (await s.stats()).workers.reduce((a, w) => a + w.respawns, 0);
     const r = await fault('x = []\nwhile True:\n    x.append(bytearray(8 * 1024 * 1024))\n', 20_000);
     expect(r.status).toBe('memory');
-    expect(r.heapBytes).toBeLessThanOrEqual(384 * 1024 * 1024);
+    expect(r.limit).toBe('memory');
+    expect(r.reason).toMatch(/memory limit.*384 MiB.*memoryCapBytes/);
+    expect(r.heapBytes).toBeLessThanOrEqual(MEMORY_CAP);
     await expectStillServing();
     const after = (await s.stats()).workers.reduce((a, w) => a + w.respawns, 0);
     expect(after).toBeGreaterThan(before);
+  });
+
+  // Caught: the interrupt the worker raises at the cap ends it. Everything swallowed: the page
+  // terminates the worker a grace later. Either way the status names the cap.
+  it.each([
+    ['catches MemoryError and carries on', 'MemoryError'],
+    ['swallows every exception', 'BaseException'],
+  ])('a program that %s still ends at the memory cap', async (_name, caught) => {
+    const r = await fault(`x = []\nwhile True:\n    try:\n        x.append(bytearray(8 * 1024 * 1024))\n    except ${caught}:\n        pass\n`, 20_000);
+    expect(r.status).toBe('memory');
+    expect(r.limit).toBe('memory');
+    expect(r.reason).toMatch(/memoryCapBytes/);
+    await expectStillServing();
   });
 
   it('one huge allocation fails with MemoryError', async () => {
@@ -84,19 +104,26 @@ describe('sandbox faults', () => {
     expect(r1.status).toBe('error');
     expect(r1.traceback ?? '').toMatch(/RecursionError/);
     const r2 = await fault('import sys\nsys.setrecursionlimit(10 ** 7)\ndef f(n):\n    return f(n + 1) + 1\nf(0)\n');
-    expect(['error', 'killed']).toContain(r2.status);
+    // The frames can fill the memory cap first.
+    expect(['error', 'killed', 'memory']).toContain(r2.status);
     await expectStillServing();
   });
 
-  it('a print flood is capped and still ends in time', async () => {
+  it('a print flood ends at the output cap with a resource status', async () => {
     const r = await fault("while True:\n    print('x' * 1000)\n");
-    expect(r.status).toBe('timeout');
-    expect(r.outputTruncated || r.stdout.length === 0).toBe(true);
+    expect(r.status).toBe('resource');
+    expect(r.limit).toBe('output');
+    expect(r.reason).toMatch(/output limit.*64 KiB.*outputCapBytes/);
+    expect(r.outputTruncated).toBe(true);
     expect(r.stdout.length).toBeLessThanOrEqual(OUTPUT_CAP);
     const bounded = await fault("import sys\nfor i in range(200000):\n    print('y' * 50)\nprint('done', file=sys.stderr)\n", 20_000);
-    expect(bounded.status).toBe('ok');
-    expect(bounded.outputTruncated).toBe(true);
+    expect(bounded.status).toBe('resource');
+    expect(bounded.limit).toBe('output');
     expect(bounded.stdout.length + bounded.stderr.length).toBeLessThanOrEqual(OUTPUT_CAP);
+    // Under the cap is fine.
+    const small = await fault("for i in range(100):\n    print('z' * 50)\n");
+    expect(small.status).toBe('ok');
+    expect(small.outputTruncated).toBe(false);
     await expectStillServing();
   });
 
@@ -121,11 +148,34 @@ describe('sandbox faults', () => {
     await expectStillServing();
   });
 
-  it('a file bomb in the run directory fails with a disk-full error', async () => {
-    const r = await fault("f = open('big.bin', 'wb')\nchunk = b'0' * (1 << 20)\nfor i in range(400):\n    f.write(chunk)\n", 20_000);
-    expect(r.status).toBe('error');
-    expect(r.traceback ?? '').toMatch(/OSError|No space/);
+  // Each way of storing bytes in MEMFS (which lives outside the wasm heap, so the memory cap does
+  // not see it) must hit the file cap; the program catches the error and carries on, and still ends.
+  const FILE_BOMBS: [string, string][] = [
+    ['appends to one file', "f = open('big.bin', 'wb')\nchunk = b'0' * (1 << 20)\nfor i in range(400):\n    f.write(chunk)\n"],
+    ['one single write larger than the cap', "open('big.bin', 'wb').write(b'0' * (48 << 20))\n"],
+    ['one write per file, many files', "import os\nchunk = b'0' * (6 << 20)\nfor i in range(40):\n    try:\n        open('f%d.bin' % i, 'wb').write(chunk)\n    except OSError:\n        pass\n"],
+    ['truncate to a huge size', "import os\nopen('t.bin', 'wb').close()\nos.truncate('t.bin', 4 << 30)\n"],
+    ['ftruncate in /tmp', "f = open('/tmp/t.bin', 'wb')\nf.truncate(1 << 30)\n"],
+    ['os.write at a far offset', "import os\nfd = os.open('far.bin', os.O_WRONLY | os.O_CREAT)\nos.pwrite(fd, b'x', 1 << 30)\n"],
+    ['many empty files and directories', "import os\nfor i in range(20000):\n    try:\n        os.mkdir('d%d' % i)\n        open('d%d/e' % i, 'w').close()\n    except OSError:\n        pass\n"],
+  ];
+
+  it.each(FILE_BOMBS)('a file bomb (%s) ends at the file cap with a resource status', async (_name, source) => {
+    const r = await fault(source, 30_000);
+    expect(r.status, r.traceback).toBe('resource');
+    expect(r.limit).toBe('files');
+    expect(r.reason).toMatch(/file limit.*32 MiB.*fileCapBytes/);
+    expect(r.fileBytes).toBeLessThanOrEqual(FILE_CAP * FILE_SLACK);
     await expectStillServing();
+  });
+
+  it('files under the cap are fine, and each run has the whole cap', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await fault("open('a.bin', 'wb').write(b'0' * (20 << 20))\nimport os\nprint(os.path.getsize('a.bin'))\n", 20_000);
+      expect(r.status, r.traceback).toBe('ok');
+      expect(r.stdout).toBe(`${20 << 20}\n`);
+      expect(r.fileBytes).toBeGreaterThanOrEqual(20 << 20);
+    }
   });
 
   it('a program cannot leave state behind for the next one on the same worker', async () => {
