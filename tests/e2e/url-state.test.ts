@@ -38,8 +38,11 @@ describe('URL state', () => {
     expect(await page.inputValue('[data-testid=steps]')).toBe('9');
     expect(await page.inputValue('[data-testid=groups]')).toBe('8');
     expect(await page.inputValue('[data-testid=preset]')).toBe('wmrl-ppi');
-    // An out-of-range value in a link is refused at its field, like a typed one.
+    // A link followed in the same page applies too; an out-of-range value in it is refused at its
+    // field, like a typed one, and stays through a reload.
     await page.goto(`${app.url}#/train?steps=-3`);
+    expect(await page.locator('[data-testid=steps-problem]').textContent()).toMatch(/got -3/);
+    expect(await param(page, 'steps')).toBe('-3');
     await page.reload();
     expect(await page.locator('[data-testid=steps-problem]').textContent()).toMatch(/got -3/);
     expect(await page.isDisabled('[data-testid=start]')).toBe(true);
