@@ -1,6 +1,7 @@
 // A hash router small enough to read at a glance: the app is static files, so routes live in the
 // fragment and every view is reachable by URL (#/paper, #/train, ...). A view keeps its state in
 // the fragment's query (#/train?steps=5&B=2), so a link reproduces it and a reload keeps it.
+import { untrack } from 'svelte';
 import { formatHash, paramOf, parseHash, readChoice, readNumber } from './url-state';
 
 export interface RouteDef {
@@ -19,13 +20,18 @@ class Router {
   path = $state('/');
   params = $state.raw(new URLSearchParams());
   known = $derived(ROUTES.some((r) => r.path === this.path));
+  /** Counts the URL changes made outside the page (a link followed, the address edited), for views that re-read it. */
+  arrivals = $state(0);
   /** The query each view had when it was left, so the menu brings a view back as it was. */
   private left = $state<Record<string, string>>({});
   private pending = false;
 
   constructor() {
     this.read();
-    globalThis.addEventListener?.('hashchange', () => this.read());
+    globalThis.addEventListener?.('hashchange', () => {
+      this.read();
+      this.arrivals++;
+    });
   }
 
   private read(): void {
@@ -59,13 +65,15 @@ class Router {
    * moving a slider adds no history entry; writes of one tick go out together.
    */
   set(values: Record<string, number | string | null>, defaults: Record<string, number | string | null> = {}): void {
-    const q = new URLSearchParams(this.params);
+    // Untracked: a view's writing effect must depend on its own state, not on the URL it writes.
+    const current = untrack(() => this.params);
+    const q = new URLSearchParams(current);
     for (const [k, v] of Object.entries(values)) {
       const p = paramOf(v, defaults[k] ?? null);
       if (p === null) q.delete(k);
       else q.set(k, p);
     }
-    if (q.toString() === this.params.toString()) return;
+    if (q.toString() === current.toString()) return;
     this.params = q;
     if (this.pending) return;
     this.pending = true;

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { build, preview, type PreviewServer } from 'vite';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { staleDistReason } from '../../scripts/source-stamp.mjs';
 
@@ -176,4 +176,13 @@ export function useServedApp(opts: { webgpu?: boolean } = {}): ServedApp {
       return ready(browser, 'browser');
     },
   };
+}
+
+/** A new page on `hash` of the served app (e.g. '#/train'), with the page errors it throws collected. */
+export async function openView(app: ServedApp, hash: string, viewport?: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
+  const page = await app.browser.newPage(viewport ? { viewport } : {});
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${app.url}${hash}`);
+  return { page, errors };
 }

@@ -53,7 +53,7 @@ describe('Playground (#/playground)', () => {
     await served?.close();
   });
 
-  it('runs the prefilled program on a real task: ok, a percentile in (0, 1], pool start-up shown', async () => {
+  it('runs the prefilled program on a real task: ok, a percentile (x 100) in (0, 100], pool start-up shown', async () => {
     expect(await text(page, 'task-card')).toContain('vega_cars');
     expect(await text(page, 'task-card')).toMatch(/Regression\. Metric: RMSE/);
     const program = await page.inputValue('[data-testid=program]');
@@ -68,11 +68,11 @@ describe('Playground (#/playground)', () => {
     expect(Number((await text(page, 'result-metric')).split(' ')[0])).toBeGreaterThan(0);
     const pct = Number((await text(page, 'result-percentile')).split(' ')[0]);
     expect(pct).toBeGreaterThan(0);
-    expect(pct).toBeLessThanOrEqual(1);
+    expect(pct).toBeLessThanOrEqual(100);
     expect(await text(page, 'result-time')).toMatch(/^[\d.]+ s/);
     // The frozen world model's guess, read from the card and the code alone (wasm: SwiftShader is passed over).
     const guess = await text(page, 'result-wm-guess');
-    expect(guess).toMatch(/^0\.\d{3} .*without running it.*wasm, \d+ ms/s);
+    expect(guess).toMatch(/^\d{1,3}\.\d \(× 100: .*without running it.*wasm, \d+ ms/s);
   });
 
   it('a crashing program shows its traceback, scores 0, and its text stays in the editor', async () => {
@@ -85,7 +85,7 @@ describe('Playground (#/playground)', () => {
     expect(tb).toContain('ZeroDivisionError');
     expect(Number((await text(page, 'result-percentile')).split(' ')[0])).toBe(0);
     // The world model still guesses: it reads the program, it does not run it.
-    expect(await text(page, 'result-wm-guess')).toMatch(/^0\.\d{3} /);
+    expect(await text(page, 'result-wm-guess')).toMatch(/^\d{1,3}\.\d /);
     expect(await page.inputValue('[data-testid=program]')).toBe(CRASH);
 
     // An empty program is refused with a message, before anything runs.
@@ -139,7 +139,7 @@ describe('Playground (#/playground)', () => {
     expect(await text(page, 'result-status')).toBe('ok');
     const pct = Number((await text(page, 'result-percentile')).split(' ')[0]);
     expect(pct).toBeGreaterThan(0);
-    expect(pct).toBeLessThanOrEqual(1);
+    expect(pct).toBeLessThanOrEqual(100);
     expect(await text(page, 'result-percentile')).toMatch(/of \d+ entries/);
 
     mkdirSync(artifacts, { recursive: true });

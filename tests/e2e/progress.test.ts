@@ -2,7 +2,7 @@
 // sandbox), each phase of a step, and the evaluation, as bars under the Train view's status.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useServedApp } from './browser';
+import { openView, useServedApp } from './browser';
 
 /** Records every progress item the page shows (its key, and its text once it gives a time left). */
 async function watchProgress(page: Page): Promise<void> {
@@ -25,10 +25,7 @@ describe('progress of long operations (#/train)', () => {
   const app = useServedApp({ webgpu: false });
 
   it('shows the start-up, each phase of a step and the evaluation, with the time left once known', async () => {
-    const page = await app.browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${app.url}#/train?B=2&n=2&rho=0.5`);
+    const { page, errors } = await openView(app, `#/train?B=2&n=2&rho=0.5`);
     await page.waitForSelector('[data-testid=step-once]');
     await watchProgress(page);
     await page.click('[data-testid=step-once]');

@@ -3,7 +3,7 @@
 // resume it from the last saved step.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useServedApp } from './browser';
+import { openView, useServedApp } from './browser';
 
 const steps = async (page: Page) => Number(await page.getAttribute('[data-testid=train-status]', 'data-steps'));
 
@@ -16,10 +16,7 @@ describe('a Train run outside the view (#/train)', () => {
   const app = useServedApp({ webgpu: false });
 
   it('survives a switch to the Playground and back, is saved after every step, and a reload resumes it', async () => {
-    const page = await app.browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${app.url}#/train`);
+    const { page, errors } = await openView(app, `#/train`);
     // Small steps: B 2 x n 2, five of them (at rho 0.125 the first steps execute nothing).
     await page.fill('[data-testid=steps]', '5');
     await page.fill('[data-testid=groups]', '2');

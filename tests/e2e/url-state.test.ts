@@ -3,7 +3,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useServedApp } from './browser';
+import { openView, useServedApp } from './browser';
 
 const query = (page: Page) => page.evaluate(() => location.hash.split('?')[1] ?? '');
 const param = async (page: Page, key: string) => page.evaluate((k) => new URLSearchParams(location.hash.split('?')[1] ?? '').get(k), key);
@@ -17,10 +17,7 @@ describe('URL state', () => {
   const app = useServedApp({ webgpu: false });
 
   it('Train: a link with settings fills the form, the URL follows the form, and a reload keeps it', async () => {
-    const page = await app.browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${app.url}#/train?preset=wmrl-ppi&steps=7&B=2&n=3&seed=5&rho=0.5&lr=0.0001&kl=0.04&policy=cpu`);
+    const { page, errors } = await openView(app, `#/train?preset=wmrl-ppi&steps=7&B=2&n=3&seed=5&rho=0.5&lr=0.0001&kl=0.04&policy=cpu`);
     await page.waitForSelector('[data-testid=steps]');
     expect(await page.inputValue('[data-testid=preset]')).toBe('wmrl-ppi');
     expect(await page.inputValue('[data-testid=steps]')).toBe('7');
@@ -41,8 +38,11 @@ describe('URL state', () => {
     expect(await page.inputValue('[data-testid=steps]')).toBe('9');
     expect(await page.inputValue('[data-testid=groups]')).toBe('8');
     expect(await page.inputValue('[data-testid=preset]')).toBe('wmrl-ppi');
-    // An out-of-range value in a link is refused at its field, like a typed one.
+    // A link followed in the same page applies too; an out-of-range value in it is refused at its
+    // field, like a typed one, and stays through a reload.
     await page.goto(`${app.url}#/train?steps=-3`);
+    expect(await page.locator('[data-testid=steps-problem]').textContent()).toMatch(/got -3/);
+    expect(await param(page, 'steps')).toBe('-3');
     await page.reload();
     expect(await page.locator('[data-testid=steps-problem]').textContent()).toMatch(/got -3/);
     expect(await page.isDisabled('[data-testid=start]')).toBe(true);
@@ -51,10 +51,7 @@ describe('URL state', () => {
   });
 
   it('Paper: sliders, selects and the section come from the link, and the menu brings them back', async () => {
-    const page = await app.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${app.url}#/paper?an.rho=0.3&db.shape=optimistic&db.steps=40&adv.n=2&section=debias`);
+    const { page, errors } = await openView(app, `#/paper?an.rho=0.3&db.shape=optimistic&db.steps=40&adv.n=2&section=debias`, { width: 1280, height: 900 });
     await page.waitForSelector('[data-testid=companion]');
     expect(await page.inputValue('[data-testid=anchors-rho]')).toBe('0.3');
     expect(await page.locator('[data-testid=anchors-total]').textContent()).toBe('96 of 320 groups');

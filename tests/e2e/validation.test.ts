@@ -1,16 +1,13 @@
 // Values are checked where they are entered: an out-of-range setting is refused at its field before
 // anything starts, and a CSV whose target column is empty is refused when it loads.
 import { describe, expect, it } from 'vitest';
-import { useServedApp } from './browser';
+import { openView, useServedApp } from './browser';
 
 describe('validation at the field', () => {
   const app = useServedApp({ webgpu: false });
 
   it('Train: steps -3 and B 0 are refused at their fields, and nothing can start until they are fixed', async () => {
-    const page = await app.browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${app.url}#/train`);
+    const { page, errors } = await openView(app, `#/train`);
     await page.fill('[data-testid=steps]', '-3');
     expect(await page.locator('[data-testid=steps-problem]').textContent()).toBe('Steps must be a whole number from 1 to 500, got -3.');
     expect(await page.getAttribute('[data-testid=steps]', 'aria-invalid')).toBe('true');
