@@ -1,6 +1,7 @@
 // `npm run build:models`: the models pipeline (src/pipeline/run-pipeline.ts) from the command line.
 //   tsx src/cli/build-models.ts [--seed 1] [--config small] [--stage all|<stage>|<from>..<to>] [--quick]
-//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--samples-per-task K] [--threads N]
+//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--wm-loss mse|bce] [--wm-lr X]
+//                               [--validate-only TAG] [--samples-per-task K] [--threads N]
 //                               [--out public/models] [--work .cache/models-build]
 //                               [--world-model-from DIR]  (export: take DIR's world model, same tokenizer required)
 // Sampled programs run only in the browser sandbox (headless Chromium), never in Node.
@@ -35,6 +36,9 @@ async function main(): Promise<void> {
       'sft-steps': { type: 'string' },
       'wm-steps': { type: 'string' },
       'wm-epochs': { type: 'string' },
+      'wm-loss': { type: 'string' },
+      'wm-lr': { type: 'string' },
+      'validate-only': { type: 'string' },
       'samples-per-task': { type: 'string' },
       context: { type: 'string' },
       threads: { type: 'string' },
@@ -52,6 +56,15 @@ async function main(): Promise<void> {
     delete settings.wm.epochs;
   }
   if (values['wm-epochs']) settings.wm.epochs = Number(values['wm-epochs']);
+  if (values['wm-loss']) {
+    if (values['wm-loss'] !== 'mse' && values['wm-loss'] !== 'bce') throw new Error(`--wm-loss must be mse or bce, got ${values['wm-loss']}`);
+    settings.wm.loss = values['wm-loss'];
+  }
+  if (values['wm-lr']) {
+    const lr = Number(values['wm-lr']);
+    if (!(lr > 0)) throw new Error(`--wm-lr must be a positive number, got ${values['wm-lr']}`);
+    settings.wm.peakLr = lr;
+  }
   if (values['samples-per-task']) settings.samples.perTask = Number(values['samples-per-task']);
   if (values.context) settings.contextLength = Number(values.context);
   if (values.threads) settings.threads = Number(values.threads);
@@ -66,6 +79,7 @@ async function main(): Promise<void> {
       settings,
       openSandbox: (size) => openBrowserSandbox({ size, spares: 0 }),
       ...(values['world-model-from'] ? { worldModelFrom: resolve(values['world-model-from']) } : {}),
+      ...(values['validate-only'] ? { validateOnly: values['validate-only'] } : {}),
       log: (line) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${line}`),
     },
     stages,

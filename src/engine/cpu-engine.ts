@@ -8,6 +8,7 @@
 
 import type { ModelConfig } from '../model/config.ts';
 import type { Model } from '../model/init.ts';
+import type { WorldModelLossKind } from '../model/losses.ts';
 import { clipByGlobalNorm, globalNorm } from '../model/ops.ts';
 import type { ParameterLayout } from '../model/parameter-layout.ts';
 import { buildLayout } from '../model/parameter-layout.ts';
@@ -35,6 +36,7 @@ export class CpuEngine implements PolicyEngine {
   private lmTrain: Promise<OnnxTrainingSession> | null = null;
   private lmEval: Promise<OnnxTrainingSession> | null = null;
   private wmTrain: Promise<OnnxTrainingSession> | null = null;
+  private wmBceTrain: Promise<OnnxTrainingSession> | null = null;
   private decoder: Promise<ort.InferenceSession> | null = null;
   /** weights version the decoder session was built from; bumped by update and setWeights */
   private decoderVersion = -1;
@@ -69,7 +71,8 @@ export class CpuEngine implements PolicyEngine {
   private lmEvalSession(): Promise<OnnxTrainingSession> {
     return (this.lmEval ??= OnnxTrainingSession.create(this.config, this.layout, 'lm', false));
   }
-  private wmTrainSession(): Promise<OnnxTrainingSession> {
+  private wmTrainSession(loss: WorldModelLossKind): Promise<OnnxTrainingSession> {
+    if (loss === 'bce') return (this.wmBceTrain ??= OnnxTrainingSession.create(this.config, this.layout, 'wm-bce'));
     return (this.wmTrain ??= OnnxTrainingSession.create(this.config, this.layout, 'wm'));
   }
   /**
@@ -139,7 +142,7 @@ export class CpuEngine implements PolicyEngine {
     const { B } = batch;
     if (objective.kind === 'wm') {
       if (objective.targets.length !== B) throw new Error(`cpu engine: ${objective.targets.length} targets for ${B} sequences`);
-      const session = await this.wmTrainSession();
+      const session = await this.wmTrainSession(objective.loss ?? 'mse');
       const grads = new Float32Array(this.layout.totalLength);
       let loss = 0;
       // the graph averages over its chunk: weight each chunk by its share of the batch
@@ -285,8 +288,8 @@ export class CpuEngine implements PolicyEngine {
   }
 
   async dispose(): Promise<void> {
-    for (const s of [this.lmTrain, this.lmEval, this.wmTrain]) if (s) await (await s).release();
+    for (const s of [this.lmTrain, this.lmEval, this.wmTrain, this.wmBceTrain]) if (s) await (await s).release();
     if (this.decoder) await (await this.decoder).release();
-    this.lmTrain = this.lmEval = this.wmTrain = this.decoder = null;
+    this.lmTrain = this.lmEval = this.wmTrain = this.wmBceTrain = this.decoder = null;
   }
 }

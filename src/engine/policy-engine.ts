@@ -4,7 +4,7 @@
 import type { ModelConfig } from '../model/config.ts';
 import type { Uniform } from '../model/init.ts';
 import type { AdamWConfig } from '../model/ops.ts';
-import type { RlLossOptions } from '../model/losses.ts';
+import type { RlLossOptions, WorldModelLossKind } from '../model/losses.ts';
 import type { SequenceBatch } from '../model/sequence-batch.ts';
 import type { OptimizerState } from '../training/ports.ts';
 
@@ -36,7 +36,8 @@ export interface EngineSample {
 export type Objective =
   | { kind: 'sft' }
   | ({ kind: 'rl' } & RlLossOptions)
-  | { kind: 'wm'; targets: ArrayLike<number> };
+  /** the world model's score head against targets in [0, 1]; loss 'mse' (default) or 'bce' */
+  | { kind: 'wm'; targets: ArrayLike<number>; loss?: WorldModelLossKind };
 
 export interface UpdateOptions {
   adamw: AdamWConfig;

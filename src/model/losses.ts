@@ -227,12 +227,23 @@ export function worldModelScores(model: Model, batch: SequenceBatch): Float32Arr
   return scoreHead(model, cache, batch.lengths);
 }
 
-/** Mean squared error of the score head against targets in [0, 1]. */
+/**
+ * The world model's losses, both minimised by s = E[y] (failures y = 0, so E[y] = P(run) x E[score
+ * given it runs]): 'mse' mean squared error; 'bce' binary cross-entropy with soft targets, whose
+ * gradient on the logit is s - y, so it does not fade where the sigmoid saturates on a wrong answer.
+ */
+export type WorldModelLossKind = 'mse' | 'bce';
+
+/** Keeps log finite when a float32 sigmoid rounds to 0 or 1 (the loss value only; the gradient is exact). */
+export const BCE_EPS = 1e-7;
+
+/** The world-model loss of the score head against targets in [0, 1]. */
 export function worldModelLoss(
   model: Model,
   batch: SequenceBatch,
   targets: ArrayLike<number>,
   withGrads = true,
+  kind: WorldModelLossKind = 'mse',
 ): LossResult & { scores: Float32Array } {
   validateSequenceBatch(batch);
   if (targets.length !== batch.B) throw new Error(`worldModelLoss: ${targets.length} targets for ${batch.B} sequences`);
@@ -244,9 +255,18 @@ export function worldModelLoss(
   let loss = 0;
   const dScores = new Float32Array(batch.B);
   for (let b = 0; b < batch.B; b++) {
-    const e = scores[b] - targets[b];
-    loss += e * e;
-    dScores[b] = (2 * e) / batch.B;
+    const s = scores[b];
+    const y = targets[b];
+    const e = s - y;
+    if (kind === 'mse') {
+      loss += e * e;
+      dScores[b] = (2 * e) / batch.B;
+    } else {
+      const c = Math.min(Math.max(s, BCE_EPS), 1 - BCE_EPS);
+      loss -= y * Math.log(c) + (1 - y) * Math.log(1 - c);
+      // dL/ds = e / (s (1 - s)); the head's backward multiplies by s (1 - s) again
+      dScores[b] = e / (s * (1 - s)) / batch.B;
+    }
   }
   loss /= batch.B;
   if (!withGrads) return { loss, grads: null, scores };

@@ -4,15 +4,17 @@
 // outcome, like any sample, so a mutant that still runs is labelled by its score, not assumed broken.
 // Pairs that differ by one edit teach the world model where in the code a failure lives.
 
-import { programFamilies } from '../sandbox-pyodide/reference-programs.ts';
+import { programFamilies, type TaskType } from '../sandbox-pyodide/reference-programs.ts';
 import type { Rng } from '../primitives/random.ts';
 import { randomInt } from '../primitives/random.ts';
 
 export type MutationKind = 'duplicate-keyword' | 'foreign-keyword' | 'bad-value' | 'drop-line' | 'garble-name';
+/** every kind of edit: the kinds above, a model of another task type, and broken syntax */
+export type MutantKind = MutationKind | 'wrong-type' | 'syntax';
 export const MUTATION_KINDS: readonly MutationKind[] = ['duplicate-keyword', 'foreign-keyword', 'bad-value', 'drop-line', 'garble-name'];
 
 export interface Mutant {
-  kind: MutationKind;
+  kind: MutantKind;
   source: string;
 }
 
@@ -86,11 +88,71 @@ export function mutateProgram(source: string, kind: MutationKind, rng: Rng): Mut
 
 /** n distinct mutants of the given programs (each differing from every original), seeded. */
 export function mutantsOf(sources: readonly string[], n: number, rng: Rng): Mutant[] {
+  return distinctMutants(sources, n, () => mutateProgram(pick(rng, sources), pick(rng, MUTATION_KINDS), rng));
+}
+
+const TASK_TYPES: readonly TaskType[] = ['regression', 'binary', 'multiclass'];
+
+/**
+ * The first policy's commonest failure: a model of another task type (a classifier on a regression
+ * target, or the reverse). Swaps one constructor for a class of the same family written for another
+ * type, or for another family's when this one has none; the arguments stay, so the program is
+ * exactly one name away from the original. Its own generator stream, so adding it leaves the other
+ * kinds' mutants (and their stored outcomes) unchanged.
+ */
+export function wrongTypeMutant(source: string, taskType: TaskType, rng: Rng): Mutant | null {
+  const calls = constructorCalls(source).filter((c) => programFamilies.some((f) => f.classes[taskType] === c.name));
+  if (calls.length === 0) return null;
+  const c = pick(rng, calls);
+  const family = programFamilies.find((f) => f.classes[taskType] === c.name)!;
+  // binary and multiclass share their classifiers: "another type" means a class this type never uses
+  const fits = new Set(programFamilies.map((f) => f.classes[taskType]));
+  const otherNames = (families: readonly (typeof programFamilies)[number][]) =>
+    [...new Set(families.flatMap((f) => TASK_TYPES.map((t) => f.classes[t])))].filter((n): n is string => !!n && !fits.has(n));
+  const own = otherNames([family]);
+  const names = own.length > 0 ? own : otherNames(programFamilies);
+  if (names.length === 0) return null;
+  return { kind: 'wrong-type', source: replaceCall(source, { ...c, name: pick(rng, names) }, c.args) };
+}
+
+/** n distinct wrong-type mutants of the given programs of one task type, seeded. */
+export function wrongTypeMutantsOf(sources: readonly string[], taskType: TaskType, n: number, rng: Rng): Mutant[] {
+  return distinctMutants(sources, n, () => wrongTypeMutant(pick(rng, sources), taskType, rng));
+}
+
+/**
+ * The policy's commonest failure at high temperature on held-out cards: text that does not parse
+ * (a bracket dropped or mismatched, a string left open, a garbled number, a comma lost). One
+ * character-level edit at a random place of the matching kind.
+ */
+export function syntaxMutant(source: string, rng: Rng): Mutant | null {
+  const edits: { at: RegExp; to: (m: string) => string }[] = [
+    { at: /\)/g, to: () => '' },
+    { at: /\)/g, to: () => '}' },
+    { at: /\(/g, to: () => '{' },
+    { at: /'/g, to: () => '' },
+    { at: /\d\.\d/g, to: (m) => m.replace('.', '..') },
+    { at: /\d+/g, to: (m) => `${m}e` },
+    { at: /, /g, to: () => ' ' },
+  ];
+  const edit = pick(rng, edits);
+  const places = [...source.matchAll(edit.at)];
+  if (places.length === 0) return null;
+  const m = pick(rng, places);
+  return { kind: 'syntax', source: source.slice(0, m.index!) + edit.to(m[0]) + source.slice(m.index! + m[0].length) };
+}
+
+/** n distinct syntax mutants of the given programs, seeded. */
+export function syntaxMutantsOf(sources: readonly string[], n: number, rng: Rng): Mutant[] {
+  return distinctMutants(sources, n, () => syntaxMutant(pick(rng, sources), rng));
+}
+
+function distinctMutants(sources: readonly string[], n: number, make: () => Mutant | null): Mutant[] {
   const originals = new Set(sources);
   const seen = new Set<string>();
   const out: Mutant[] = [];
   for (let attempt = 0; out.length < n && attempt < n * 20 && sources.length > 0; attempt++) {
-    const m = mutateProgram(pick(rng, sources), pick(rng, MUTATION_KINDS), rng);
+    const m = make();
     if (!m || originals.has(m.source) || seen.has(m.source)) continue;
     seen.add(m.source);
     out.push(m);

@@ -9,6 +9,7 @@ import { cpus } from 'node:os';
 import type { ConfigName, ModelConfig } from '../model/config.ts';
 import { namedConfig } from '../model/config.ts';
 import { loadCheckpoint, saveCheckpoint } from '../model/checkpoint.ts';
+import type { WorldModelLossKind } from '../model/losses.ts';
 import type { Model } from '../model/init.ts';
 import { exportWorldModel } from '../model/onnx/export.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
@@ -27,7 +28,7 @@ import { toExecutedSample, writeExecutedSamples } from './executed-samples.ts';
 import { reportMarkdown, worldModelReport, type WmReport } from './wm-report.ts';
 import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 import { hashString } from '../tasks/seeded-random.ts';
-import { MUTATION_KINDS, mutantsOf, type MutationKind } from './program-mutants.ts';
+import { MUTATION_KINDS, mutantsOf, syntaxMutantsOf, wrongTypeMutantsOf, type MutantKind } from './program-mutants.ts';
 import { trainSft } from './sft.ts';
 import type { SftResult } from './sft.ts';
 import type { WmExample } from './wm-data.ts';
@@ -53,9 +54,9 @@ export interface PipelineSettings {
    * of heldoutTemperatures (the policy's figures are at heldoutTemperature, the trainer's; the world
    * model is validated on all of them, since programs that fail are rare at the lower one)
    */
-  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; heldoutTemperatures: number[]; mutantsPerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
+  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; heldoutTemperatures: number[]; mutantsPerTask: number; wrongTypePerTask: number; syntaxPerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
   /** epochs, when set, fixes the step count from the number of examples (steps is then ignored) */
-  wm: { steps: number; epochs?: number; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
+  wm: { steps: number; epochs?: number; loss: WorldModelLossKind; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
   /** restrict to these task ids (quick runs); undefined = all */
   tasks?: string[];
   threads?: number;
@@ -72,8 +73,8 @@ export function fullSettings(seed: number, configName: ConfigName = 'small'): Pi
     syntheticCardShare: 0.5,
     sft: { steps: 800, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
     // ~3,000 executed training-card programs; 20 s is the trainer's sandbox budget (src/app/ports-browser.ts).
-    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
-    wm: { steps: 60, epochs: 3, batchSize: 16, peakLr: 5e-4, warmup: 30, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
+    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0, 1.2], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, wrongTypePerTask: 12, syntaxPerTask: 16, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
+    wm: { steps: 60, epochs: 3, loss: 'mse', batchSize: 16, peakLr: 5e-4, warmup: 30, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
   };
 }
 
@@ -86,8 +87,8 @@ export function quickSettings(seed: number): PipelineSettings {
     vocabSize: 700,
     composedPerTask: 2,
     sft: { steps: 3, batchSize: 4, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1 },
-    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, heldoutTemperatures: [1], mutantsPerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
-    wm: { steps: 3, batchSize: 8, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 1 },
+    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, heldoutTemperatures: [1], mutantsPerTask: 1, wrongTypePerTask: 1, syntaxPerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
+    wm: { steps: 3, loss: 'mse', batchSize: 8, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 1 },
     tasks: ['mlbench_Glass', 'vega_cars', 'sklearn_diabetes', 'mlbench_Ionosphere'],
   };
 }
@@ -107,6 +108,12 @@ export interface PipelineContext {
    * still load. The folder's tokenizer must be this build's, byte for byte.
    */
   worldModelFrom?: string;
+  /**
+   * The wm stage stops after its leave-tasks-out validation and writes it to
+   * wm-validation-<tag>.json: for comparing world-model settings without fitting the final model
+   * or looking at the held-out tasks.
+   */
+  validateOnly?: string;
 }
 
 interface SampleRecord extends SampledProgram {
@@ -118,7 +125,7 @@ interface SampleRecord extends SampledProgram {
 interface MutantRecord {
   taskId: string;
   card: string;
-  kind: MutationKind;
+  kind: MutantKind;
   program: string;
   run?: GradedRun;
 }
@@ -264,14 +271,14 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     const corpus = readJson<CorpusEntry[]>(join(ctx.workDir, 'corpus.json'));
     const mutants: MutantRecord[] = tasks
       .filter((t) => t.split === 'train')
-      .flatMap((t) =>
-        mutantsOf(corpus.filter((e) => e.taskId === t.id).map((e) => e.source), s.mutantsPerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 11))).map((m) => ({
-          taskId: t.id,
-          card: t.card,
-          kind: m.kind,
-          program: m.source,
-        })),
-      );
+      .flatMap((t) => {
+        const sources = corpus.filter((e) => e.taskId === t.id).map((e) => e.source);
+        return [
+          ...mutantsOf(sources, s.mutantsPerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 11))),
+          ...wrongTypeMutantsOf(sources, t.type, s.wrongTypePerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 12))),
+          ...syntaxMutantsOf(sources, s.syntaxPerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 13))),
+        ].map((m) => ({ taskId: t.id, card: t.card, kind: m.kind, program: m.source }));
+      });
     let runSeconds = 0;
     let executedNow = 0;
     if (s.execute) {
@@ -318,7 +325,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
         programs: mutants.length,
         executed: mutantRuns.length,
         stillRun: mutantRuns.filter((m) => m.run!.status === 'ok').length,
-        byKind: Object.fromEntries(MUTATION_KINDS.map((k) => [k, { n: mutants.filter((m) => m.kind === k).length, stillRun: mutantRuns.filter((m) => m.kind === k && m.run!.status === 'ok').length }])),
+        byKind: Object.fromEntries([...MUTATION_KINDS, 'wrong-type' as const, 'syntax' as const].map((k) => [k, { n: mutants.filter((m) => m.kind === k).length, stillRun: mutantRuns.filter((m) => m.kind === k && m.run!.status === 'ok').length }])),
       },
     };
     ctx.log(`samples: ${JSON.stringify(figures.samples)}`);
@@ -373,6 +380,10 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     ctx.log(`wm: leave-tasks-out validation, holding out ${heldOut.join(', ')}`);
     const validation: WmValidation = await validateLeaveTasksOut(init, tokenizer, examples, heldOut, { ...opts, steps: stepsFor(examples.filter((e) => !heldOut.includes(e.taskId)).length) });
     ctx.log(`wm validation: ${JSON.stringify(validation)}`);
+    if (ctx.validateOnly) {
+      writeJson(join(ctx.workDir, `wm-validation-${ctx.validateOnly}.json`), { settings: w, examples: examples.length, validation });
+      return;
+    }
     const final = await trainWorldModel(init, tokenizer, examples, opts);
     writeFileSync(join(ctx.workDir, 'wm.ckpt'), new Uint8Array(saveCheckpoint(final.model, tokenizer, { stage: 'wm', seed: ctx.settings.seed, steps: opts.steps })));
     const tail = final.curve.slice(-10);

@@ -1,11 +1,12 @@
 // Stage 5: the world model. Same architecture and tokenizer as the policy, initialised from the SFT
-// weights, trained with the 'wm' objective (squared error of the sigmoid score head against y),
+// weights, trained with the 'wm' objective (squared error, or cross-entropy, of the sigmoid score head against y),
 // then frozen. Validation is leave-tasks-out: a model trained without some training tasks predicts
 // the programs of those tasks; predictions come from the exported ONNX model (the artefact the
 // app runs), not from the training graph.
 
 import { CpuEngine } from '../engine/cpu-engine.ts';
 import type { Model } from '../model/init.ts';
+import type { WorldModelLossKind } from '../model/losses.ts';
 import { exportWorldModel } from '../model/onnx/export.ts';
 import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
@@ -17,6 +18,8 @@ import { worldModelReport, type WmReport } from './wm-report.ts';
 
 export interface WmTrainOptions extends TrainStepsOptions {
   seed: number;
+  /** 'mse' (default) or 'bce'; both minimised by E[y] = P(run) x E[score | it runs] */
+  loss?: WorldModelLossKind;
   /** wasm threads for onnxruntime-web */
   threads?: number;
   log?: (line: string) => void;
@@ -45,7 +48,7 @@ export async function trainWorldModel(init: Model, tokenizer: Tokenizer, example
   const curve: { step: number; loss: number }[] = [];
   const t0 = performance.now();
   try {
-    const objective = (idx: readonly number[]) => ({ kind: 'wm' as const, targets: idx.map((i) => examples[i].y) });
+    const objective = (idx: readonly number[]) => ({ kind: 'wm' as const, targets: idx.map((i) => examples[i].y), loss: options.loss ?? 'mse' });
     await trainSteps(engine, seqs, objective, options, rng, ({ step, loss }) => {
       curve.push({ step, loss });
       if (step % 10 === 1 || step === options.steps) log(`wm step ${step}/${options.steps} mse ${loss.toFixed(4)} ${((performance.now() - t0) / 1000).toFixed(0)} s`);

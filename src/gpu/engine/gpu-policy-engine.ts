@@ -122,6 +122,8 @@ export class GpuPolicyEngine implements PolicyEngine {
     Promise<(raw: number) => Omit<GradientResult, 'grads'>> {
     validateSequenceBatch(batch);
     if (objective.kind === 'wm') {
+      // the world model is trained by the models pipeline on the CPU engine; here only its default loss
+      if ((objective.loss ?? 'mse') !== 'mse') throw new Error(`gpu engine: the world-model loss '${objective.loss}' is trained on the CPU engine only (src/pipeline/world-model.ts)`);
       this.encodeWorldModelGradients(enc, batch, objective.targets);
       return (raw) => ({ loss: raw / batch.B, count: batch.B });
     }

@@ -10,16 +10,19 @@
 //        SFT, RL (per-sequence weights and masks) and any per-token surrogate are choices of coef.
 //  'wm'  inputs  params [N], tokens [B, T], lengths [B], targets [B] in [0, 1]
 //        loss = mean_b (score_b - targets_b)^2; outputs loss, score [B], grad.<tensor> for every tensor.
+//  'wm-bce'  as 'wm', loss = -mean_b [t log s + (1 - t) log(1 - s)] (s clipped for the value only);
+//        the gradient on the head's logit is (s - t) / B.
 // grad.wpe covers positions 0..T-1 only ([T, C]); the caller places it in the flat array.
 
 import type { ModelConfig } from '../config.ts';
 import { headDim, mlpWidth } from '../config.ts';
+import { BCE_EPS } from '../losses.ts';
 import type { ParameterLayout } from '../parameter-layout.ts';
 import { GraphBuilder } from './graph-builder.ts';
 import type { DecoderValues, LayerNormValues, WeightRef } from './transformer-graph.ts';
 import { causalBias, decoder, embed, flatInputWeights, leadingPositions, lmHead, scoreHead } from './transformer-graph.ts';
 
-export type TrainingLoss = 'lm' | 'wm';
+export type TrainingLoss = 'lm' | 'wm' | 'wm-bce';
 
 export const gradName = (tensor: string): string => `grad.${tensor}`;
 
@@ -169,12 +172,19 @@ export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout,
     const targets = g.input('targets', 'float', ['B']);
     const head = scoreHead(g, config, w, dec.hidden, tokens, lengths);
     const err = g.op('Sub', [head.score, targets]);
-    g.output(g.op('ReduceMean', [g.op('Mul', [err, err])], { keepdims: 0 }), 'loss', 'float', []);
+    if (loss === 'wm') g.output(g.op('ReduceMean', [g.op('Mul', [err, err])], { keepdims: 0 }), 'loss', 'float', []);
+    else {
+      const s = g.op('Min', [g.op('Max', [head.score, g.f32([BCE_EPS])]), g.f32([1 - BCE_EPS])]);
+      const one = g.f32([1]);
+      const ll = g.op('Add', [g.op('Mul', [targets, g.op('Log', [s])]), g.op('Mul', [g.op('Sub', [one, targets]), g.op('Log', [g.op('Sub', [one, s])])])]);
+      g.output(g.op('Neg', [g.op('ReduceMean', [ll], { keepdims: 0 })]), 'loss', 'float', []);
+    }
     g.output(head.score, 'score', 'float', ['B']);
     headBackward = () => {
       const batch = g.op('Cast', [g.op('Shape', [head.score])], { to: 1 });
-      const dScore = g.op('Div', [g.op('Mul', [err, g.f32([2])]), batch]);
-      const dz = g.op('Mul', [dScore, g.op('Mul', [head.score, g.op('Sub', [g.f32([1]), head.score])])]);
+      const dz = loss === 'wm'
+        ? g.op('Mul', [g.op('Div', [g.op('Mul', [err, g.f32([2])]), batch]), g.op('Mul', [head.score, g.op('Sub', [g.f32([1]), head.score])])])
+        : g.op('Div', [err, batch]);
       sink.add('score.w', g.op('Reshape', [g.op('MatMul', [g.op('Unsqueeze', [dz, g.i64([0])]), head.hLast]), g.i64([config.dModel])]));
       sink.add('score.b', reduceSum(g, dz, [0], 1));
       const dhLast = g.op('Mul', [g.op('Unsqueeze', [dz, g.i64([1])]), w('score.w')]);

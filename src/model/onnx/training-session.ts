@@ -64,7 +64,7 @@ export class OnnxTrainingSession {
   }
 
   async wm(params: Float32Array, tokens: Int32Array, B: number, T: number, lengths: Int32Array, targets: ArrayLike<number>): Promise<WmPass> {
-    if (this.loss !== 'wm') throw new Error('training session: this session computes the LM loss');
+    if (this.loss === 'lm') throw new Error('training session: this session computes the LM loss');
     const out = await this.session.run({
       params: floatTensor(params, [params.length]),
       tokens: int64Tensor(tokens, [B, T]),

@@ -23,6 +23,15 @@ describe('reference backward matches central finite differences on tiny', () => 
     expect(report.worst.error, JSON.stringify(report.worst)).toBeLessThan(TOL);
   });
 
+  it('world-model binary cross-entropy (soft targets, failures at 0)', () => {
+    const model = tinyTestModel(4);
+    const batch = tinyBatch(model, 5);
+    const targets = [0, 1, 0.3];
+    const { grads } = worldModelLoss(model, batch, targets, true, 'bce');
+    const report = checkGradient(model, () => worldModelLoss(model, batch, targets, false, 'bce').loss, grads!, indicesPerView(model, 3, testRng(6)));
+    expect(report.worst.error, JSON.stringify(report.worst)).toBeLessThan(TOL);
+  });
+
   it('RL without clipping', () => {
     const model = tinyTestModel(7);
     const batch = tinyBatch(model, 8);

@@ -176,6 +176,17 @@ export function policyEngineConformance(label: string, create: (model: Model) =>
       expect(maxAbsDiff(got.grads, want.grads!)).toBeLessThan(1e-4 * Math.max(...want.grads!.map(Math.abs)));
     });
 
+    it("world-model objective with the 'bce' loss: loss and gradients equal worldModelLoss(..., 'bce'), and differ from 'mse'", async () => {
+      const batch = conformanceBatch(model, 3, 12, 25);
+      const targets = [0, 1, 0.4];
+      const want = worldModelLoss(model, batch, targets, true, 'bce');
+      const mse = worldModelLoss(model, batch, targets, true, 'mse');
+      const got = await engine.gradients(batch, { kind: 'wm', targets, loss: 'bce' });
+      expect(got.loss).toBeCloseTo(want.loss, 5);
+      expect(maxAbsDiff(got.grads, want.grads!)).toBeLessThan(1e-4 * Math.max(...want.grads!.map(Math.abs)));
+      expect(maxAbsDiff(got.grads, mse.grads!)).toBeGreaterThan(1e-3 * Math.max(...want.grads!.map(Math.abs)));
+    });
+
     it('setWeights replaces the weights that sampling and gradients use', async () => {
       const other = roughModel('tiny', 99);
       const local = await create(model);

@@ -16,7 +16,8 @@ import { syntheticCard } from '../../../src/pipeline/synthetic-card.ts';
 import { worldModelReport } from '../../../src/pipeline/wm-report.ts';
 import { readExecutedSamples, toExecutedSample, writeExecutedSamples } from '../../../src/pipeline/executed-samples.ts';
 import { composeProgram } from '../../../src/pipeline/program-composer.ts';
-import { MUTATION_KINDS, mutantsOf, mutateProgram } from '../../../src/pipeline/program-mutants.ts';
+import { MUTATION_KINDS, mutantsOf, mutateProgram, syntaxMutantsOf, wrongTypeMutant, wrongTypeMutantsOf } from '../../../src/pipeline/program-mutants.ts';
+import { programFamilies } from '../../../src/sandbox-pyodide/reference-programs.ts';
 import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
 import { mulberry32 } from '../../../src/primitives/random.ts';
 import index from '../../../public/tasks/index.json' with { type: 'json' };
@@ -221,5 +222,38 @@ describe('programs broken on purpose', () => {
     const m = mutateProgram(src, 'duplicate-keyword', mulberry32(1))!;
     expect(m.source).toBe('model = tk.Ridge(alpha=1, alpha=1)\n');
     expect(mutateProgram('import toolkit as tk\n', 'drop-line', mulberry32(1))).toBeNull();
+  });
+
+  it('a wrong-type mutant swaps one model for a class written for another task type, arguments kept', () => {
+    const forType = (type: TaskType) => new Set(programFamilies.map((f) => f.classes[type]).filter(Boolean));
+    for (const type of ['regression', 'binary', 'multiclass'] as const) {
+      const rng = mulberry32(3);
+      const originals = Array.from({ length: 8 }, () => composeProgram(type, type === 'regression' ? 'rmse' : 'accuracy', rng).source);
+      const ms = wrongTypeMutantsOf(originals, type, 12, mulberry32(4));
+      expect(ms.length).toBeGreaterThan(0);
+      expect(wrongTypeMutantsOf(originals, type, 12, mulberry32(4))).toEqual(ms);
+      for (const m of ms) {
+        expect(m.kind).toBe('wrong-type');
+        const names = [...m.source.matchAll(/tk\.([A-Z]\w+)\(/g)].map((x) => x[1]).filter((n) => n !== 'Preprocessor' && n !== 'TargetTransform');
+        // at least one model no longer fits the task's type
+        expect(names.some((n) => !forType(type).has(n))).toBe(true);
+      }
+    }
+    expect(wrongTypeMutant('model = tk.Ridge(alpha=1)\n', 'regression', mulberry32(1))!.source).toMatch(/^model = tk\.\w+Classifier\(alpha=1\)|^model = tk\.(LogisticRegression|GaussianNB)\(alpha=1\)/);
+    expect(wrongTypeMutant('model = tk.RandomForestRegressor(n_trees=10)\n', 'regression', mulberry32(1))!.source).toBe('model = tk.RandomForestClassifier(n_trees=10)\n');
+  });
+
+  it('a syntax mutant is one character-level edit that Python cannot parse', () => {
+    const rng = mulberry32(6);
+    const originals = Array.from({ length: 6 }, () => composeProgram('regression', 'rmse', rng).source);
+    const ms = syntaxMutantsOf(originals, 40, mulberry32(7));
+    expect(ms.length).toBe(40);
+    expect(syntaxMutantsOf(originals, 40, mulberry32(7))).toEqual(ms);
+    for (const m of ms) {
+      expect(m.kind).toBe('syntax');
+      expect(originals).not.toContain(m.source);
+      const near = originals.some((o) => Math.abs(o.length - m.source.length) <= 1);
+      expect(near).toBe(true);
+    }
   });
 });

@@ -72,5 +72,14 @@ describe('quick models pipeline (tiny)', () => {
     mkdirSync(foreign);
     writeFileSync(join(foreign, 'tokenizer.json'), readFileSync(resolve(root, 'public/models/tokenizer.json')));
     await expect(runPipeline(ctx(join(tmp, 'refused'), foreign), ['export'])).rejects.toThrow(/another tokenizer/);
-  }, 60_000);
+
+    // Comparing world-model settings: the bce loss, validation only; the final world model stays as it was.
+    const before = readFileSync(join(workDir, 'wm.ckpt'));
+    const bce = { ...settings, wm: { ...settings.wm, loss: 'bce' as const } };
+    await runPipeline({ ...ctx(outDir, outDir), settings: bce, worldModelFrom: undefined, validateOnly: 'bce' }, ['wm']);
+    const v = JSON.parse(readFileSync(join(workDir, 'wm-validation-bce.json'), 'utf8')) as { settings: { loss: string }; validation: { examples: number } };
+    expect(v.settings.loss).toBe('bce');
+    expect(v.validation.examples).toBeGreaterThan(0);
+    expect(readFileSync(join(workDir, 'wm.ckpt'))).toEqual(before);
+  }, 90_000);
 });
