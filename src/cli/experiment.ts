@@ -20,6 +20,7 @@ import { preview, type PreviewServer } from 'vite';
 import { pairedComparison, summarisePresets } from '../experiments/aggregate.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
+import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
 import { FOLDER_MODELS_PATH, isRunResult, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
 import type { TrainerConfig } from '../training/trainer.ts';
@@ -257,7 +258,7 @@ function progressLine(label: string, p: RunProgress): string | null {
     case 'eval-before':
       return `${label}: evaluating the starting policy`;
     case 'step':
-      return `${label}: step ${(p.step ?? 0) + 1}/${p.steps ?? '?'} mean reward ${(p.meanReward ?? 0).toFixed(3)}, ${p.executions ?? 0} executions, step wall ${s(p.stepWallMs)}, busy so far ${s(p.busyMs)}`;
+      return `${label}: step ${(p.step ?? 0) + 1}/${p.steps ?? '?'} mean reward ${(p.meanReward ?? 0).toFixed(3)}, ${p.executions ?? 0} executions, step wall ${s(p.stepWallMs)}, busy so far ${s(p.busyMs)}${p.steps !== undefined && p.stepWallMs !== undefined ? `, training ~${formatDuration((p.steps - (p.step ?? 0) - 1) * p.stepWallMs)} left` : ''}`;
     case 'eval-after':
       return `${label}: evaluating after training`;
     case 'done':
@@ -378,6 +379,19 @@ async function main(): Promise<void> {
     todo.push(p);
   }
   console.log(`experiment: ${plan.length} runs planned, ${todo.length} to run; out ${relative(process.cwd(), opts.out) || '.'}`);
+  // Runs already on disk (an earlier, interrupted invocation) give the first estimate of the time left.
+  const finished: FinishedRun[] = plan
+    .filter((p) => !todo.includes(p))
+    .map((p) => readResult(p.file)!)
+    .map((r) => ({ preset: r.preset, kind: r.kind, wallMs: r.wallMs }));
+  const remainingLine = (from: number): string => {
+    const rest = todo.slice(from);
+    if (rest.length === 0) return 'no runs remain';
+    const left = estimateTimeLeft(finished, rest.map((p) => ({ preset: p.request.preset, kind: p.request.kind })));
+    const names = rest.map((p) => `${p.request.preset} seed ${p.request.seed}`);
+    return `${rest.length} run(s) remain${left === null ? '' : `, about ${formatDuration(left)} left`}: ${names.slice(0, 8).join(', ')}${names.length > 8 ? `, and ${names.length - 8} more` : ''}`;
+  };
+  if (todo.length > 0) console.log(`experiment: ${remainingLine(0)}`);
   if (todo.length > 0) {
     await verifyModels(opts.models, 'source');
     ensureBuilt(opts.build);
@@ -396,6 +410,8 @@ async function main(): Promise<void> {
         if (result.status === 'ok') rmSync(p.failedFile, { force: true });
         console.log(`${label}: ${result.status}${result.error ? ` (${result.error.split('\n')[0]})` : ''}, ${(result.wallMs / 1000).toFixed(1)} s -> ${relative(process.cwd(), target)}`);
         writeOutputs(opts, plan, command);
+        if (result.status === 'ok') finished.push({ preset: result.preset, kind: result.kind, wallMs: result.wallMs });
+        console.log(`experiment: ${remainingLine(i + 1)}`);
       }
     } finally {
       await browser.close().catch(() => undefined);

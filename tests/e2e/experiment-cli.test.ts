@@ -31,7 +31,10 @@ describe('npm run experiment -- --quick', () => {
     expect(first.stderr).not.toMatch(/Error/);
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/step 2\/2 mean reward/);
-    expect(first.seconds).toBeLessThan(150);
+    // which runs remain, and an estimate once a run of the same kind has finished
+    expect(first.stdout).toContain('3 run(s) remain: sft seed 1, grpo-all-real seed 1, wmrl seed 1');
+    expect(first.stdout).toMatch(/1 run\(s\) remain, about \d+ (s|min) left: wmrl seed 1/);
+    expect(first.stdout).toContain('no runs remain');
 
     const files = readdirSync(join(out, 'runs')).sort();
     expect(files).toEqual(['grpo-all-real-seed1.json', 'sft-seed1.json', 'wmrl-seed1.json']);
@@ -94,6 +97,18 @@ describe('npm run experiment -- --quick', () => {
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('3 runs planned, 0 to run');
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(md);
+
+    // an interrupted invocation (the last run's file missing): the rerun runs only it, and estimates
+    // its time from the runs already on disk
+    const wmrl = readFileSync(join(out, 'runs', 'wmrl-seed1.json'));
+    rmSync(join(out, 'runs', 'wmrl-seed1.json'));
+    const resumed = cli(['--quick', '--models', models, '--out', out]);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stdout).toContain('3 runs planned, 1 to run');
+    expect(resumed.stdout).toMatch(/1 run\(s\) remain, about \d+ (s|min) left: wmrl seed 1/);
+    const rerun = JSON.parse(readFileSync(join(out, 'runs', 'wmrl-seed1.json'), 'utf8')) as RunResult;
+    // same seed, same request: the same training and evaluation
+    expect(rerun.evaluation?.avgAtK).toBe((JSON.parse(wmrl.toString()) as RunResult).evaluation?.avgAtK);
   });
 
   it.runIf(models === 'committed')('--sft-only with --models DIR evaluates that folder\'s policy: a copy of the committed models scores exactly as they do', { timeout: 200_000 }, () => {
