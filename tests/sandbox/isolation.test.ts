@@ -248,6 +248,25 @@ describe('cross-job invariance (one worker slot, attack then honest then harvest
     expect(st.settled).toBe(st.submitted);
   }, 900_000);
 
+  it("the on-the-spot population (npm run score -- --csv) after an attacker gives the same runs as alone", async () => {
+    await s.start({ size: 1 });
+    const sabotage = ATTACKS.filter((a) => /toolkit class patched|planted builtin round|open that rewrites/.test(a.name));
+    const request = { files: honestFiles(), type: 'regression' as const, metric: 'rmse' as const, size: 6, timeoutMs: TIMEOUT };
+    const alone = await s.page.evaluate((req) => window.sandbox.runPopulation(req), request);
+    expect(alone.runs.filter((r) => 'predictionsCsv' in r)).toHaveLength(6);
+    const after = await s.page.evaluate(
+      async ({ req, attackers }) => {
+        // Queued first on the only slot, as the user's program is in the score command.
+        const planted = attackers.map((j) => window.sandbox.run(j));
+        const run = await window.sandbox.runPopulation(req);
+        return { run, planted: (await Promise.all(planted)).map((r) => r.stdout) };
+      },
+      { req: request, attackers: sabotage.map(attackJob) },
+    );
+    for (const out of after.planted) expect(out).toContain('PLANTED');
+    expect(after.run.runs).toEqual(alone.runs);
+  }, 900_000);
+
   it('control: on a reused interpreter the same comparison sees the attacks (so the test above can fail)', async () => {
     await s.start({ size: 1, maxRunsPerWorker: 200, recycleHeapBytes: 4 * 1024 ** 3 });
     const leaky = ATTACKS.filter((a) => a.leaksWhenReused);
