@@ -165,6 +165,7 @@ describe('sandbox faults', () => {
     expect(r.status, r.traceback).toBe('resource');
     expect(r.limit).toBe('files');
     expect(r.reason).toMatch(/file limit.*32 MiB.*fileCapBytes/);
+    expect(r.traceback?.trim().split('\n').at(-1)).toBe(r.reason);
     expect(r.fileBytes).toBeLessThanOrEqual(FILE_CAP * FILE_SLACK);
     await expectStillServing();
   });
