@@ -586,7 +586,9 @@ export class SandboxPool {
       stdout: msg.stdout,
       stderr: msg.stderr,
       outputTruncated: msg.outputTruncated,
-      ...(msg.traceback ? { traceback: msg.traceback } : {}),
+      // The limit goes last in the traceback too: what most reports show is its tail (the
+      // KeyboardInterrupt or OSError above it is only how the program was stopped).
+      ...(msg.traceback || limit ? { traceback: [msg.traceback?.trimEnd(), limit?.message].filter(Boolean).join('\n') } : {}),
       ...(reason ? { reason } : {}),
       ...(limit ? { limit: limit.limit } : {}),
       seconds: msg.seconds,

@@ -51,10 +51,15 @@ export function ensureFreshDist(root = resolve(import.meta.dirname, '../..')): v
   if (still) throw new Error(`dist/ cannot be used: ${still}`);
 }
 
-/** Serves dist/ (built first when stale, see ensureFreshDist) on an ephemeral 127.0.0.1 port. */
-export async function serveDist(): Promise<Served> {
-  const root = resolve(import.meta.dirname, '../..');
-  ensureFreshDist(root);
+/**
+ * Serves dist/ (built first when stale, see ensureFreshDist) on an ephemeral 127.0.0.1 port. `root`
+ * serves another checkout's build as it is (a benchmark's baseline), without the check.
+ */
+export async function serveDist(root?: string): Promise<Served> {
+  if (root === undefined) {
+    root = resolve(import.meta.dirname, '../..');
+    ensureFreshDist(root);
+  }
   const server: PreviewServer = await preview({
     root,
     configFile: resolve(root, 'vite.config.ts'),

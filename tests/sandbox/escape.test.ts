@@ -1,16 +1,33 @@
 // The escape corpus: programs that try to leave the sandbox, run through the real browser pool while
 // a canary HTTP server listens on 127.0.0.1. Every attempt must fail: the canary sees no request, no
 // program reports a capability it should not have, and the hidden labels exist nowhere a program can look.
+// The labels are real: the page loads a task's hidden labels as the app's grader does, the jobs get
+// that task's program inputs, and a control shows the label searches do find labels leaked into a job.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { job, openSandbox, tinyFiles, type SandboxSession } from './harness';
+import { job, openSandbox, type SandboxSession } from './harness';
+import type { SandboxFiles } from '../../src/sandbox-pyodide/protocol';
 import { SANDBOX_WORKER_CSP } from '../../src/sandbox-pyodide/worker-csp';
+import { programInputs } from '../../src/tasks/task-builder';
+import type { TaskMeta } from '../../src/tasks/task-types';
 
-// A label value that only this test process knows: it must never appear inside the sandbox.
-const SECRET_LABEL = 'LBL_7f3a9c_never_in_worker';
+// A suite task whose hidden test labels the page holds while the corpus runs on its inputs.
+const LABEL_TASK = 'vega_cars';
+
+/** How the hidden labels would look if they leaked: a run of them as JSON, CSV column or list. */
+function labelNeedles(labels: readonly string[]): string[] {
+  const run = labels.slice(0, 8);
+  return [JSON.stringify(run).slice(1, -1), run.join('\n'), run.join(',')];
+}
+
+function taskFiles(id: string): SandboxFiles {
+  const dir = resolve(import.meta.dirname, '../../dist/tasks', id);
+  const meta = JSON.parse(readFileSync(`${dir}/task.json`, 'utf8')) as TaskMeta;
+  return programInputs({ meta, trainCsv: readFileSync(`${dir}/train.csv`, 'utf8'), testCsv: readFileSync(`${dir}/test.csv`, 'utf8') });
+}
 
 // Finds every JavaScript proxy a program can reach without imports, and tries to use it.
 const JS_WALK = String.raw`
@@ -73,8 +90,8 @@ for p in found:
         pass
 `;
 
-function corpus(canary: string): [string, string][] {
-  const head = `CANARY = ${JSON.stringify(canary)}\n`;
+function corpus(canary: string, needles: readonly string[]): [string, string][] {
+  const head = `CANARY = ${JSON.stringify(canary)}\nNEEDLES = ${JSON.stringify(needles)}\n`;
   const list: [string, string][] = [
     ['js module fetch', 'import js\njs.fetch(CANARY + "/js")\nprint("ESCAPED")'],
     ['from js import', 'from js import fetch, XMLHttpRequest\nfetch(CANARY + "/fromjs")\nprint("ESCAPED")'],
@@ -111,17 +128,24 @@ function corpus(canary: string): [string, string][] {
     ['rename into library', 'open("x.py", "w").write("x=1")\nimport os\nos.rename("x.py", "/lib/sandbox/x.py")\nprint("ESCAPED")'],
     ['walk to JavaScript', JS_WALK],
     ['frame walk to runner', 'import sys\nf = sys._getframe()\nwhile f:\n    for k, v in list(f.f_globals.items()) + list(f.f_locals.items()):\n        if "Js" in type(v).__name__:\n            print("ESCAPED", k)\n    f = f.f_back\n'],
-    ['find the labels', `import os, json\nhits = []\nfor root, dirs, files in os.walk("/"):\n    if root.startswith(("/proc", "/dev", "/lib/python")): continue\n    for n in files:\n        try:\n            if ${JSON.stringify(SECRET_LABEL)}.encode() in open(os.path.join(root, n), "rb").read(): hits.append(os.path.join(root, n))\n        except Exception: pass\nprint("files", sorted(os.listdir(".")))\nif hits: print("ESCAPED", hits)\n`],
-    ['labels in environment or task.json', `import os, json\nt = open("task.json").read()\nif ${JSON.stringify(SECRET_LABEL)} in t or ${JSON.stringify(SECRET_LABEL)} in str(os.environ) or "labels" in json.loads(t): print("ESCAPED")\n`],
+    ...LABEL_SEARCHES,
   ];
   return list.map(([name, src]) => [name, head + src]);
 }
+
+// Each prints ESCAPED when it finds the labels (the control below shows they can).
+const LABEL_SEARCHES: [string, string][] = [
+  ['find the labels', `import os, json\nhits = []\nfor root, dirs, files in os.walk("/"):\n    if root.startswith(("/proc", "/dev", "/lib/python")): continue\n    for n in files:\n        try:\n            data = open(os.path.join(root, n), "rb").read()\n            if any(k.encode() in data for k in NEEDLES): hits.append(os.path.join(root, n))\n        except Exception: pass\nprint("files", sorted(os.listdir(".")))\nif hits: print("ESCAPED", hits)\n`],
+  ['labels in environment, task.json or memory', `import os, json, sys\nt = open("task.json").read()\ntexts = [t, str(os.environ)] + [repr(v)[:100000] for m in list(sys.modules.values()) if m is not None for v in list(vars(m).values()) if isinstance(v, (str, bytes, list, dict, tuple))]\nif any(k in x for k in NEEDLES for x in texts) or "labels" in json.loads(t): print("ESCAPED")\n`],
+];
 
 describe('sandbox escape corpus', () => {
   let s: SandboxSession;
   let canary: Server;
   let canaryUrl = '';
   const hits: string[] = [];
+  let files: SandboxFiles;
+  let labels: string[] = [];
 
   beforeAll(async () => {
     canary = createServer((req: IncomingMessage, res) => {
@@ -139,6 +163,13 @@ describe('sandbox escape corpus', () => {
     canaryUrl = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`;
     s = await openSandbox();
     await s.start({ size: 2 });
+    files = taskFiles(LABEL_TASK);
+    // Held by the page, as the Playground and the Train view hold them to grade.
+    labels = await s.page.evaluate(async (id) => {
+      const held = (await (await fetch(`tasks/${id}/labels.json`)).json()) as { labels: string[] };
+      (globalThis as unknown as { heldLabels: unknown }).heldLabels = held;
+      return held.labels;
+    }, LABEL_TASK);
   });
   afterAll(async () => {
     await s?.close();
@@ -163,9 +194,9 @@ describe('sandbox escape corpus', () => {
   });
 
   it('blocks every attempt in the corpus, and the canary hears nothing', async () => {
-    const attempts = corpus(canaryUrl);
+    const attempts = corpus(canaryUrl, labelNeedles(labels));
     expect(attempts.length).toBeGreaterThanOrEqual(30);
-    const files = tinyFiles();
+    expect(labels.length).toBeGreaterThan(30);
     const results = await s.runMany(attempts.map(([, src]) => job(src, 20_000, files)));
     const report = results.map((r, i) => ({ name: attempts[i][0], status: r.status, out: r.stdout.slice(0, 300), tb: (r.traceback ?? '').split('\n').slice(-2).join(' ') }));
     for (const r of report) {
@@ -191,6 +222,42 @@ describe('sandbox escape corpus', () => {
     const st = await s.stats();
     expect(st.ignoredMessages).toBe(0);
     expect(st.settled).toBe(st.submitted);
+  });
+
+  // Written out here on purpose, not taken from worker-lockdown.ts: a name dropped from the
+  // lock-down's list must turn this red. Everything that can reach the network, storage, other
+  // contexts or run code later.
+  const DANGEROUS_GLOBALS = [
+    'fetch', 'fetchLater', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource',
+    'RTCPeerConnection', 'RTCDataChannel', 'Request', 'importScripts', 'Worker', 'SharedWorker', 'ServiceWorker',
+    'navigator', 'navigator.sendBeacon', 'navigator.serviceWorker', 'navigator.storage', 'BroadcastChannel',
+    'MessageChannel', 'MessagePort', 'postMessage', 'onmessage', 'addEventListener', 'indexedDB', 'caches',
+    'localStorage', 'sessionStorage', 'cookieStore', 'webkitRequestFileSystem', 'webkitRequestFileSystemSync',
+    'FileSystemSyncAccessHandle', 'StorageManager', 'Notification', 'PushManager', 'BackgroundFetchManager',
+    'setTimeout', 'setInterval', 'queueMicrotask', 'requestAnimationFrame', 'scheduler', 'close', 'gpu',
+  ];
+
+  it('a worker reaches none of the dangerous globals, before or after a program that uses the JavaScript bridge', async () => {
+    const program = "import sys, importlib.util\nfor f in sys.meta_path:\n    try:\n        spec = f.find_spec('pyodide_js', None)\n    except Exception:\n        continue\n    if spec:\n        pj = importlib.util.module_from_spec(spec)\n        print('bridge', type(pj).__name__)\n        break\n";
+    const results = await s.runMany([0, 1].map(() => ({ ...job(program), probeGlobals: DANGEROUS_GLOBALS })));
+    for (const r of results) {
+      expect(r.status, r.traceback).toBe('ok');
+      expect(r.globalsPresent).toEqual([]);
+    }
+    // The probe itself works: names every worker has are reported.
+    const [control] = await s.runMany([{ ...job('pass\n'), probeGlobals: ['WebAssembly', 'Atomics', 'WebAssembly.Memory'] }]);
+    expect(control.globalsPresent).toEqual(['WebAssembly', 'Atomics', 'WebAssembly.Memory']);
+  });
+
+  it('the label searches find labels that do reach a job (so their silence above means something)', async () => {
+    const needles = labelNeedles(labels);
+    // Nothing in the real inputs looks like the labels...
+    for (const text of Object.values(files)) for (const k of needles) expect(text).not.toContain(k);
+    // ...and a job whose inputs carry them is caught by every search.
+    const leaked: SandboxFiles = { ...files, 'task.json': JSON.stringify({ ...JSON.parse(files['task.json']), labels }) };
+    const head = `NEEDLES = ${JSON.stringify(needles)}\n`;
+    const results = await s.runMany(LABEL_SEARCHES.map(([, src]) => job(head + src, 20_000, leaked)));
+    for (const [i, r] of results.entries()) expect(r.stdout, LABEL_SEARCHES[i][0]).toContain('ESCAPED');
   });
 
   it('still serves correct results after the corpus', async () => {

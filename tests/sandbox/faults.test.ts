@@ -83,9 +83,11 @@ describe('sandbox faults', () => {
   // terminates the worker a grace later. Either way the status names the cap.
   it.each([
     ['catches MemoryError and carries on', 'MemoryError'],
+    // Two loops deep, so the interrupt cannot land outside a try: only the page's kill ends it.
     ['swallows every exception', 'BaseException'],
   ])('a program that %s still ends at the memory cap', async (_name, caught) => {
-    const r = await fault(`x = []\nwhile True:\n    try:\n        x.append(bytearray(8 * 1024 * 1024))\n    except ${caught}:\n        pass\n`, 20_000);
+    const grow = `def grow():\n    while True:\n        try:\n            x.append(bytearray(8 * 1024 * 1024))\n        except ${caught}:\n            pass\n`;
+    const r = await fault(`x = []\n${grow}while True:\n    try:\n        while True:\n            grow()\n    except ${caught}:\n        pass\n`, 20_000);
     expect(r.status).toBe('memory');
     expect(r.limit).toBe('memory');
     expect(r.reason).toMatch(/memoryCapBytes/);
@@ -165,6 +167,7 @@ describe('sandbox faults', () => {
     expect(r.status, r.traceback).toBe('resource');
     expect(r.limit).toBe('files');
     expect(r.reason).toMatch(/file limit.*32 MiB.*fileCapBytes/);
+    expect(r.traceback?.trim().split('\n').at(-1)).toBe(r.reason);
     expect(r.fileBytes).toBeLessThanOrEqual(FILE_CAP * FILE_SLACK);
     await expectStillServing();
   });

@@ -18,8 +18,9 @@ export interface SandboxSession {
   close(): Promise<void>;
 }
 
-export async function openSandbox(): Promise<SandboxSession> {
-  const served = await serveDist();
+/** The harness page of this checkout's build, or (root) of another checkout's build, for a baseline. */
+export async function openSandbox(root?: string): Promise<SandboxSession> {
+  const served = await serveDist(root);
   const browser = await launchChromium({ webgpu: false });
   const page = await browser.newPage();
   const pageErrors: string[] = [];
