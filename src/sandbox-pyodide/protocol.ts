@@ -8,6 +8,12 @@ export interface SandboxFiles {
   'task.json': string;
 }
 
+/**
+ * The file name a program is compiled under, so its frames in a traceback read `File "program.py",
+ * line N` with N the line of the source as sent (the Playground keeps those frames and drops the runner's).
+ */
+export const PROGRAM_FILE = 'program.py';
+
 export interface SandboxJob {
   source: string;
   files: SandboxFiles;

@@ -4,6 +4,8 @@
 // The guard is here so that the obvious routes (import js, socket, writing outside the run
 // directory) fail at once with a clear message instead of some obscure error further on.
 
+import { PROGRAM_FILE } from './protocol';
+
 /** Modules a program may not import (top-level names, or dotted prefixes). */
 export const BLOCKED_MODULES: readonly string[] = [
   // Reaching JavaScript from Python.
@@ -215,12 +217,12 @@ def _sandbox_make_runner(workdir, blocked):
         if not armed[0]:
             raise RuntimeError('sandbox: guards not armed')
         os.chdir(WORKDIR)
-        scope = {'__name__': '__main__', '__file__': 'program.py', '__builtins__': builtins}
+        scope = {'__name__': '__main__', '__file__': '${PROGRAM_FILE}', '__builtins__': builtins}
         status = 'ok'
         described = None
         t0 = time.perf_counter()
         try:
-            code = compile(source, 'program.py', 'exec')
+            code = compile(source, '${PROGRAM_FILE}', 'exec')
             exec(code, scope)
         except SystemExit as e:
             if e.code not in (None, 0):

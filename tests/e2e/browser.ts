@@ -191,3 +191,16 @@ export async function openView(app: ServedApp, hash: string, viewport?: { width:
   await page.goto(`${app.url}${hash}`);
   return { page, errors };
 }
+
+/** The text of a CodeMirror editor (one `.cm-line` per line; programs here are short enough to be all drawn). */
+export async function editorText(page: Page, testid: string): Promise<string> {
+  // CodeMirror loads in its own chunk, after the view (a text area stands in until then).
+  await page.waitForSelector(`[data-testid="${testid}"] .cm-content`, { timeout: 30_000 });
+  return (await page.locator(`[data-testid="${testid}"] .cm-line`).allTextContents()).join('\n');
+}
+
+/** Replaces a CodeMirror editor's text, as a paste would. */
+export async function setEditorText(page: Page, testid: string, text: string): Promise<void> {
+  await page.waitForSelector(`[data-testid="${testid}"] .cm-content`, { timeout: 30_000 });
+  await page.fill(`[data-testid="${testid}"] .cm-content`, text);
+}

@@ -124,4 +124,27 @@ describe('the paper, live (#/paper)', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('shows its formulas as math (KaTeX, with its fonts from this site), none as TeX source', async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const elsewhere: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(app.url) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+    });
+    await page.goto(`${app.url}#/paper`);
+    await page.waitForSelector('[data-testid=companion] .katex', { timeout: 60_000 });
+    expect(await page.locator('.math-source').count(), 'formulas KaTeX could not parse').toBe(0);
+    expect(await page.locator('[data-testid=companion] .katex').count()).toBeGreaterThan(20);
+    // The fusion weights are a display formula, with a real fraction.
+    const fusion = page.locator('[data-testid=section-denoise] .katex-display');
+    expect(await fusion.count()).toBe(1);
+    expect(await fusion.locator('.mfrac').count()).toBeGreaterThan(0);
+    const fonts = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.fonts].filter((f) => f.family.includes('KaTeX') && f.status === 'loaded').map((f) => f.family);
+    });
+    expect(fonts).toContain('KaTeX_Main');
+    expect(elsewhere, 'requests outside the served app').toEqual([]);
+    await page.close();
+  });
 });

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, serveDist, type Served } from './browser';
+import { editorText, launchChromium, serveDist, setEditorText, type Served } from './browser';
 import { parseCsvRecords, writeCsv } from '../../src/tasks/csv';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -56,7 +56,7 @@ describe('Playground (#/playground)', () => {
   it('runs the prefilled program on a real task: ok, a percentile (x 100) in (0, 100], pool start-up shown', async () => {
     expect(await text(page, 'task-card')).toContain('vega_cars');
     expect(await text(page, 'task-card')).toMatch(/Regression\. Metric: RMSE/);
-    const program = await page.inputValue('[data-testid=program]');
+    const program = await editorText(page, 'program');
     expect(program).toContain('import toolkit as tk');
     expect(program).toContain('tk.Ridge(alpha=1.0)');
 
@@ -76,7 +76,7 @@ describe('Playground (#/playground)', () => {
   });
 
   it('a crashing program shows its traceback, scores 0, and its text stays in the editor', async () => {
-    await page.fill('[data-testid=program]', CRASH);
+    await setEditorText(page, 'program', CRASH);
     await runAndWait(page);
     expect(await text(page, 'result-status')).toBe('error');
     const tb = await text(page, 'result-traceback');
@@ -86,19 +86,19 @@ describe('Playground (#/playground)', () => {
     expect(Number((await text(page, 'result-percentile')).split(' ')[0])).toBe(0);
     // The world model still guesses: it reads the program, it does not run it.
     expect(await text(page, 'result-wm-guess')).toMatch(/^\d{1,3}\.\d /);
-    expect(await page.inputValue('[data-testid=program]')).toBe(CRASH);
+    expect(await editorText(page, 'program')).toBe(CRASH);
 
     // An empty program is refused with a message, before anything runs.
-    await page.fill('[data-testid=program]', '   ');
+    await setEditorText(page, 'program', '   ');
     await page.click('[data-testid=run-button]');
     expect(await text(page, 'run-error')).toMatch(/The program is empty/);
-    await page.fill('[data-testid=program]', CRASH);
+    await setEditorText(page, 'program', CRASH);
 
     // Loading a reference program is undoable.
     await page.click('[data-testid=starter-load]');
-    expect(await page.inputValue('[data-testid=program]')).toContain('tk.Ridge');
+    expect(await editorText(page, 'program')).toContain('tk.Ridge');
     await page.click('[data-testid=starter-undo]');
-    expect(await page.inputValue('[data-testid=program]')).toBe(CRASH);
+    expect(await editorText(page, 'program')).toBe(CRASH);
   });
 
   it('a CSV becomes a task; bad choices get clear messages; its leaderboard is built on the spot and ranks a run', async () => {
@@ -131,8 +131,11 @@ describe('Playground (#/playground)', () => {
     expect(summary).toMatch(/^\d+ distinct entries from 10 reference programs\s+\(0 failed\), built in [\d.]+ s on \d worker\(s\)\./);
     console.log(`playground BYO leaderboard: ${summary}`);
     expect(await text(page, 'task-card')).toMatch(/custom_[0-9a-f]{8}/);
-    // The user's text survived the task change.
-    expect(await page.inputValue('[data-testid=program]')).toBe(CRASH);
+    // The new task opens with its own starting program; the suite task kept the user's.
+    expect(await editorText(page, 'program')).toContain('tk.Ridge');
+    await page.click('[data-testid=mode-suite]');
+    expect(await editorText(page, 'program')).toBe(CRASH);
+    await page.click('[data-testid=mode-csv]');
 
     await page.click('[data-testid=starter-load]');
     await runAndWait(page);

@@ -3,7 +3,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openView, useServedApp } from './browser';
+import { editorText, openView, setEditorText, useServedApp } from './browser';
 
 const query = (page: Page) => page.evaluate(() => location.hash.split('?')[1] ?? '');
 const param = async (page: Page, key: string) => page.evaluate((k) => new URLSearchParams(location.hash.split('?')[1] ?? '').get(k), key);
@@ -93,13 +93,21 @@ describe('URL state', () => {
     await page.goto(`${app.url}#/playground?task=mlbench_Sonar&p=${packed}`);
     await page.waitForFunction(() => (document.querySelector('[data-testid=task-card]')?.textContent ?? '').includes('mlbench_Sonar'), null, { timeout: 30_000 });
     expect(await page.inputValue('[data-testid=task-select]')).toBe('mlbench_Sonar');
-    expect(await page.inputValue('[data-testid=program]')).toBe(program);
+    expect(await editorText(page, 'program')).toBe(program);
 
-    await page.fill('[data-testid=program]', `${program}# edited\n`);
+    await setEditorText(page, 'program', `${program}# edited\n`);
     await page.waitForFunction((before) => new URLSearchParams(location.hash.split('?')[1] ?? '').get('p') !== before, packed, { timeout: 10_000 });
     await page.reload();
     await page.waitForFunction(() => (document.querySelector('[data-testid=task-card]')?.textContent ?? '').includes('mlbench_Sonar'), null, { timeout: 30_000 });
-    expect(await page.inputValue('[data-testid=program]')).toBe(`${program}# edited\n`);
+    expect(await editorText(page, 'program')).toBe(`${program}# edited\n`);
+
+    // A shared link's program takes the editor; the program kept for that task is one click away.
+    await page.goto(`${app.url}#/playground?task=mlbench_Sonar&p=${packed}`);
+    await page.reload();
+    await page.waitForSelector('[data-testid=starter-undo]', { timeout: 30_000 });
+    expect(await editorText(page, 'program')).toBe(program);
+    await page.click('[data-testid=starter-undo]');
+    expect(await editorText(page, 'program')).toBe(`${program}# edited\n`);
 
     // A cut link says so, and the editor starts from a reference program.
     await page.goto(`${app.url}#/playground?p=${packed.slice(0, 10)}`);
