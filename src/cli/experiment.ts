@@ -1,22 +1,20 @@
 // npm run experiment -- --presets wmrl,grpo-all-real,world-model-only --seeds 1,2,3 --steps 10
 //   [--B 8 --n 4] [--eval-k 8] [--eval-tasks all|id,id] [--out results/<name>] [--quick] ...
 //
-// The headless experiment runner: builds dist/ when it lacks the experiment page (or its models are
-// not the committed ones), serves it on 127.0.0.1, and drives the real app code path in headless
-// Chromium (createTrainer: policy worker, world-model worker, sandbox pool, page-side grader). Per
+// The headless experiment runner: builds dist/ unless it was built from these sources (its source
+// stamp; the committed models are among them), serves it on 127.0.0.1, and drives the real app code
+// path in headless Chromium (createTrainer: policy worker, world-model worker, sandbox pool, page-side grader). Per
 // seed it evaluates the starting (SFT) policy once (the "no RL" row), then trains and evaluates each
 // preset. Each run writes <out>/runs/<preset>-seed<seed>.json; after every run <out>/runs.csv,
 // <out>/summary.md and <out>/summary.json are rewritten from all the requested runs on disk, so
 // an interrupted experiment leaves its tables. A run whose file exists (with the same request) is
 // skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
 // next time; the other runs continue.
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
+import type { Browser, Page } from 'playwright-core';
 import { pairedComparison, summarisePresets } from '../experiments/aggregate.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
@@ -26,6 +24,7 @@ import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../
 import type { TrainerConfig } from '../training/trainer.ts';
 import { DEFAULT_EVAL_K } from '../training/evaluate.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
+import { ensureFreshDist, launchChromium, serveDist } from './browser-session.ts';
 import { readVerifiedModels } from './model-files.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -214,40 +213,6 @@ async function verifyModels(models: ModelChoice, under: 'source' | 'served'): Pr
   if (dir) await readVerifiedModels(dir, root, under === 'served' ? 'rebuild dist/ with --build (vite build copies the models again)' : undefined);
 }
 
-/** Builds dist/ when the experiment page is missing, when asked, or when dist's models are not the committed ones. */
-function ensureBuilt(force: boolean): void {
-  const why = force
-    ? 'asked (--build)'
-    : !existsSync(resolve(root, 'dist/experiment.html'))
-      ? 'dist/ has no experiment page'
-      : existsSync(resolve(root, 'public/models/manifest.json')) && (!existsSync(resolve(root, 'dist/models/manifest.json')) || readFileSync(resolve(root, 'public/models/manifest.json'), 'utf8') !== readFileSync(resolve(root, 'dist/models/manifest.json'), 'utf8'))
-        ? "dist/'s models are not public/models"
-        : null;
-  if (!why) return;
-  console.log(`building dist/: ${why}`);
-  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('vite build failed');
-}
-
-async function serve(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: PreviewServer = await preview({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-  const address = server.httpServer.address();
-  if (!address || typeof address === 'string') {
-    await server.close();
-    throw new Error('preview server has no TCP address');
-  }
-  return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
-}
-
-function launch(): Promise<Browser> {
-  // WebGPU flags as in the e2e layer: a real adapter is used where there is one; a software one
-  // (SwiftShader) is passed over by the workers' 'auto' choice.
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader'],
-  });
-}
-
 function progressLine(label: string, p: RunProgress): string | null {
   const s = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(1)} s`;
   switch (p.phase) {
@@ -394,16 +359,16 @@ async function main(): Promise<void> {
   if (todo.length > 0) console.log(`experiment: ${remainingLine(0)}`);
   if (todo.length > 0) {
     await verifyModels(opts.models, 'source');
-    ensureBuilt(opts.build);
+    ensureFreshDist({ force: opts.build, log: console.log });
     placeFolderModels(opts.models);
     // The page loads dist's copy, which a stale build or a hand edit can make differ.
     await verifyModels(opts.models, 'served');
-    const served = await serve();
-    let browser = await launch();
+    const served = await serveDist();
+    let browser = await launchChromium();
     try {
       for (const [i, p] of todo.entries()) {
         const label = `[${i + 1}/${todo.length}] ${p.request.preset} seed ${p.request.seed}`;
-        if (!browser.isConnected()) browser = await launch();
+        if (!browser.isConnected()) browser = await launchChromium();
         const result = await runOne(browser, served.url, p, label, opts.runTimeoutMs);
         const target = result.status === 'ok' ? p.file : p.failedFile;
         writeFileSync(target, JSON.stringify(result) + '\n');

@@ -9,14 +9,12 @@
 // For --csv the task's leaderboard is built on the spot: the reference population runs in the same
 // browser pool (the Playground's code path), and Node grades and deduplicates it.
 // Untrusted programs never run in Node: Pyodide there can reach the host.
-import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
+import type { Browser } from 'playwright-core';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { gradePredictions, type GradeResult, type GraderTask } from '../tasks/grader.ts';
@@ -30,6 +28,7 @@ import { missingPredictionsMessage, type SandboxFiles, type SandboxResult } from
 import { leaderboardOnTheSpot, type PopulationProgress, type PopulationRun } from '../sandbox-pyodide/leaderboard-on-the-spot.ts';
 import type { PopulationRequest } from '../sandbox-pyodide/test-page.ts';
 
+import { ensureFreshDist, launchChromium, serveDist, type ServedDist } from './browser-session.ts';
 import { InputError, readInput, readInputBytes } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -57,29 +56,20 @@ interface SandboxPage {
 }
 
 async function openSandboxPage(workers: number): Promise<SandboxPage> {
-  if (!existsSync(resolve(root, 'dist/sandbox.html'))) {
-    console.error('dist/ is missing: building the app (vite build) ...');
-    const r = spawnSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('vite build failed');
-  }
-  let server: PreviewServer | null = null;
+  ensureFreshDist();
+  let server: ServedDist | null = null;
   let browser: Browser | null = null;
   const close = async (): Promise<void> => {
     await browser?.close();
     await server?.close();
   };
   try {
-    server = await preview({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-    const address = server.httpServer.address();
-    if (!address || typeof address === 'string') throw new Error('preview server has no TCP address');
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    server = await serveDist();
+    browser = await launchChromium({ webgpu: false });
     const page = await browser.newPage();
     let listener: (p: PopulationProgress) => void = () => {};
     await page.exposeFunction('sandboxProgress', (p: PopulationProgress) => listener(p));
-    await page.goto(`http://127.0.0.1:${address.port}/sandbox.html`);
+    await page.goto(`${server.url}sandbox.html`);
     await page.waitForSelector('#status[data-state=loaded]');
     await page.evaluate((size) => window.sandbox.start({ size }), workers);
     return {

@@ -2,35 +2,16 @@
 // the fly, on 127.0.0.1 with the same isolation headers as production, and drive Debian's Chromium
 // with WebGPU on SwiftShader.
 // The server lives in the test process, so it stops when the tests stop.
-import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { build, preview, type PreviewServer } from 'vite';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { staleDistReason } from '../../scripts/source-stamp.mjs';
+import { CHROMIUM, ensureFreshDist, launchChromium, serveDist as serveBuilt } from '../../src/cli/browser-session.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const BASE_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
-
-// Without a GPU, Chromium offers WebGPU only on SwiftShader, and only with --enable-unsafe-webgpu.
-const WEBGPU_ARGS = [
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-];
+export { CHROMIUM, ensureFreshDist, launchChromium };
 
 export interface Served {
   url: string;
@@ -38,40 +19,12 @@ export interface Served {
 }
 
 /**
- * Builds dist/ unless it was built from the sources in this checkout (its source stamp matches):
- * a browser test must never pass or fail on a stale build. `npm test` builds first, so this only
- * builds when a test file is run on its own after an edit.
- */
-export function ensureFreshDist(root = resolve(import.meta.dirname, '../..')): void {
-  const stale = staleDistReason(root);
-  if (!stale) return;
-  console.error(`${stale}: building the app (vite build) before the browser tests ...`);
-  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  const still = r.status === 0 ? staleDistReason(root) : `vite build failed (exit ${r.status ?? r.signal})`;
-  if (still) throw new Error(`dist/ cannot be used: ${still}`);
-}
-
-/**
- * Serves dist/ (built first when stale, see ensureFreshDist) on an ephemeral 127.0.0.1 port. `root`
- * serves another checkout's build as it is (a benchmark's baseline), without the check.
+ * Serves dist/ (built first when stale: src/cli/browser-session.ts) on an ephemeral 127.0.0.1 port.
+ * `root` serves another checkout's build as it is (a benchmark's baseline), without the check.
  */
 export async function serveDist(root?: string): Promise<Served> {
-  if (root === undefined) {
-    root = resolve(import.meta.dirname, '../..');
-    ensureFreshDist(root);
-  }
-  const server: PreviewServer = await preview({
-    root,
-    configFile: resolve(root, 'vite.config.ts'),
-    logLevel: 'warn',
-    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
-  });
-  const address = server.httpServer.address();
-  if (!address || typeof address === 'string') throw new Error('preview server has no TCP address');
-  return {
-    url: `http://127.0.0.1:${address.port}/`,
-    close: () => server.close(),
-  };
+  if (root === undefined) ensureFreshDist();
+  return serveBuilt(root);
 }
 
 const MIME: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
@@ -134,18 +87,6 @@ export async function serveBundledModule(opts: { entry: string; fileName: string
       rmSync(out, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * Launches headless Chromium, with WebGPU (SwiftShader where there is no GPU) unless `webgpu: false`,
- * which gives a browser whose adapter request returns null, as on a machine without WebGPU.
- */
-export async function launchChromium(opts: { webgpu?: boolean; extraArgs?: string[] } = {}): Promise<Browser> {
-  const { webgpu = true, extraArgs = [] } = opts;
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (npm test does it as root)`);
-  }
-  return chromium.launch({ executablePath: CHROMIUM, args: [...BASE_ARGS, ...(webgpu ? WEBGPU_ARGS : ['--disable-gpu']), ...extraArgs] });
 }
 
 export interface ServedApp {

@@ -1,0 +1,62 @@
+// The one way this project's command-line tools and browser tests reach the built app: make sure
+// dist/ was built from the sources in this checkout (its source stamp), serve it on 127.0.0.1 with
+// the production isolation headers (vite preview), and launch Debian's headless Chromium. A stale
+// build would run old code under new names, so every caller rebuilds rather than guesses.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { preview } from 'vite';
+import { staleDistReason } from '../../scripts/source-stamp.mjs';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const BASE_ARGS = ['--no-sandbox', '--headless', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+
+// Without a GPU, Chromium offers WebGPU only on SwiftShader, and only with --enable-unsafe-webgpu;
+// the workers' 'auto' choice passes a software adapter over, so this is safe for every caller.
+const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader'];
+
+/**
+ * Builds dist/ unless it was built from these sources (or always, with `force`), then checks the
+ * result: a tool or test must never run on a stale build. Returns why it built, or null.
+ */
+export function ensureFreshDist(opts: { root?: string; force?: boolean; log?: (line: string) => void } = {}): string | null {
+  const root = opts.root ?? PROJECT_ROOT;
+  const why = opts.force ? 'asked to rebuild' : staleDistReason(root);
+  if (!why) return null;
+  (opts.log ?? console.error)(`${why}: building the app (vite build) ...`);
+  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const still = r.status === 0 ? staleDistReason(root) : `vite build failed (exit ${r.status ?? r.signal})`;
+  if (still) throw new Error(`dist/ cannot be used: ${still}`);
+  return why;
+}
+
+export interface ServedDist {
+  /** base URL, ends with '/' */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `root`'s dist/ as it is on an ephemeral 127.0.0.1 port (call ensureFreshDist first). */
+export async function serveDist(root = PROJECT_ROOT): Promise<ServedDist> {
+  const server = await preview({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') {
+    await server.close();
+    throw new Error('preview server has no TCP address');
+  }
+  return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
+
+/**
+ * Headless Chromium, with WebGPU (SwiftShader where there is no GPU) unless `webgpu: false`, which
+ * gives a browser whose adapter request returns null, as on a machine without WebGPU.
+ */
+export async function launchChromium(opts: { webgpu?: boolean; extraArgs?: string[] } = {}): Promise<Browser> {
+  const { webgpu = true, extraArgs = [] } = opts;
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (npm test does it as root)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: [...BASE_ARGS, ...(webgpu ? WEBGPU_ARGS : ['--disable-gpu']), ...extraArgs] });
+}
