@@ -3,38 +3,18 @@
 // world-model worker, sandbox pool and page-side grader. 'sft' runs evaluate the starting policy
 // only; 'train' runs train for config.steps, then evaluate on the held-out tasks with the same
 // sampling seeds. Progress goes to window.experimentProgress when the driver exposes it.
-import { namedConfig } from '../model/config';
-import { saveCheckpoint } from '../model/checkpoint';
-import { createModel } from '../model/init';
-import { exportWorldModel } from '../model/onnx/export';
-import { trainTokenizer } from '../model/tokenizer-training';
-import { referencePrograms } from '../sandbox-pyodide/reference-programs';
-import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
-import { mulberry32 } from '../primitives/random';
 import type { StepRecord } from '../training/trainer';
 import { FOLDER_MODELS_PATH, trimRecord, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
 import { createTrainer, type TrainerSession } from './create-trainer';
 import { loadCommittedModels, type ModelSources } from './models';
+import { tinyRandomModels } from './tiny-models';
 
 /** Seed of the tiny random model ('tiny' runs check plumbing: its programs do not run). */
 const TINY_MODEL_SEED = 5;
 const TINY_CONTEXT = 192;
 
-async function tinyModels(): Promise<ModelSources> {
-  const registry = new TaskRegistry(fetchLoader());
-  const cards = (await registry.list({ includeSmoke: true })).map((t) => t.card);
-  const programs = (['regression', 'binary', 'multiclass'] as const).flatMap((t) => referencePrograms(t).slice(0, 10).map((p) => p.source));
-  const tokenizer = trainTokenizer([...cards, ...programs], { vocabSize: 400 });
-  const config = namedConfig('tiny', { vocabSize: tokenizer.vocabSize, contextLength: TINY_CONTEXT });
-  const model = createModel(config, mulberry32(TINY_MODEL_SEED));
-  return {
-    policyCheckpoint: saveCheckpoint(model, tokenizer, { note: 'tiny random policy for experiment plumbing checks' }),
-    worldModel: exportWorldModel(model, 'initializers'),
-    tokenizer: tokenizer.toJSON(),
-    contextLength: config.contextLength,
-    nHeads: config.nHeads,
-    label: `tiny random model (seed ${TINY_MODEL_SEED}; plumbing only)`,
-  };
+function tinyModels(): Promise<ModelSources> {
+  return tinyRandomModels({ seed: TINY_MODEL_SEED, contextLength: TINY_CONTEXT, purpose: 'experiment plumbing checks', labelNote: 'plumbing only' });
 }
 
 function message(e: unknown): string {

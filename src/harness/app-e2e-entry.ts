@@ -2,21 +2,14 @@
 // with a tiny model built on the spot (random init, tokenizer trained on reference-program text and
 // the suite's cards) until the committed models are used. Sampled programs from a random model fail
 // in the sandbox and score 0: this page checks the plumbing, not learning.
-import { namedConfig } from '../model/config';
-import { saveCheckpoint } from '../model/checkpoint';
-import { createModel } from '../model/init';
-import { exportWorldModel } from '../model/onnx/export';
-import { trainTokenizer } from '../model/tokenizer-training';
-import { referencePrograms } from '../sandbox-pyodide/reference-programs';
-import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
 import type { PoolStats } from '../sandbox-pyodide/pool';
+import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
 import type { PolicyInfo } from '../workers/policy-api';
 import type { WorldModelInfo } from '../workers/world-model-api';
 import type { EvaluationResult } from '../training/evaluate';
-import { mulberry32 } from '../primitives/random';
 import type { StepRecord, TrainerConfig } from '../training/trainer';
 import { createTrainer } from '../app/create-trainer';
-import type { ModelSources } from '../app/models';
+import { tinyRandomModels } from '../app/tiny-models';
 
 export interface TinyRunRequest {
   config: TrainerConfig;
@@ -40,24 +33,6 @@ export interface TinyRunResult {
   evaluation: EvaluationResult;
 }
 
-async function tinyModels(seed: number, contextLength: number): Promise<ModelSources> {
-  const registry = new TaskRegistry(fetchLoader());
-  const cards = (await registry.list({ includeSmoke: true })).map((t) => t.card);
-  const programs = (['regression', 'binary', 'multiclass'] as const).flatMap((t) => referencePrograms(t).slice(0, 10).map((p) => p.source));
-  const tokenizer = trainTokenizer([...cards, ...programs], { vocabSize: 400 });
-  const config = namedConfig('tiny', { vocabSize: tokenizer.vocabSize, contextLength });
-  const model = createModel(config, mulberry32(seed));
-  return {
-    policyCheckpoint: saveCheckpoint(model, tokenizer, { note: 'tiny random policy for the app harness' }),
-    // The world model shares the policy's backbone and tokenizer (method.md 2); here, untrained.
-    worldModel: exportWorldModel(model, 'initializers'),
-    tokenizer: tokenizer.toJSON(),
-    contextLength: config.contextLength,
-    nHeads: config.nHeads,
-    label: `tiny random model (seed ${seed})`,
-  };
-}
-
 declare global {
   interface Window {
     appHarness: { runTiny(request: TinyRunRequest): Promise<TinyRunResult> };
@@ -66,7 +41,7 @@ declare global {
 
 window.appHarness = {
   async runTiny(request) {
-    const models = await tinyModels(request.modelSeed, request.contextLength);
+    const models = await tinyRandomModels({ seed: request.modelSeed, contextLength: request.contextLength, purpose: 'the app harness' });
     const session = await createTrainer(request.config, { models, pool: { size: request.poolSize }, executionTimeoutMs: 20_000 });
     try {
       const records: StepRecord[] = [];
