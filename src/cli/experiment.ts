@@ -334,21 +334,19 @@ async function main(): Promise<void> {
   }
 
   const todo: PlannedRun[] = [];
+  // Runs already on disk (an earlier, interrupted invocation) give the first estimate of the time left.
+  const finished: FinishedRun[] = [];
   for (const p of plan) {
     const existing = readResult(p.file);
     if (existing && !opts.force) {
       if (!sameRequest(existing.request, p.request)) throw new UsageError(`${relative(process.cwd(), p.file)} holds a run with a different configuration: use --force to replace it, or another --out`, false);
       console.log(`skip ${p.request.preset} seed ${p.request.seed}: ${relative(process.cwd(), p.file)} exists`);
+      finished.push({ preset: existing.preset, kind: existing.kind, wallMs: existing.wallMs });
       continue;
     }
     todo.push(p);
   }
   console.log(`experiment: ${plan.length} runs planned, ${todo.length} to run; out ${relative(process.cwd(), opts.out) || '.'}`);
-  // Runs already on disk (an earlier, interrupted invocation) give the first estimate of the time left.
-  const finished: FinishedRun[] = plan
-    .filter((p) => !todo.includes(p))
-    .map((p) => readResult(p.file)!)
-    .map((r) => ({ preset: r.preset, kind: r.kind, wallMs: r.wallMs }));
   const remainingLine = (from: number): string => {
     const rest = todo.slice(from);
     if (rest.length === 0) return 'no runs remain';

@@ -3,7 +3,7 @@
 // Each stage writes its product to a work folder, so a later stage can be rerun alone (--stage).
 // Everything is seeded; no stage stops on wall-clock time.
 
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { cpus } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
@@ -20,7 +20,7 @@ import type { CorpusEntry, CorpusTask } from './corpus.ts';
 import { buildCorpus, corpusTexts, trainingTasks } from './corpus.ts';
 import type { GradedRun, RunJobs } from './graded-runs.ts';
 import { runAndGrade } from './graded-runs.ts';
-import { describeFile, writeManifest } from './manifest.ts';
+import { describeFile, sha256Hex, writeManifest } from './manifest.ts';
 import type { SampledProgram } from './policy-samples.ts';
 import { samplePrograms } from './policy-samples.ts';
 import { executeWithStore, OutcomeStore } from './outcome-store.ts';
@@ -371,7 +371,8 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
   async wm(ctx, figures) {
     const tokenizer = loadTokenizer(ctx);
     const init = loadModel(join(ctx.workDir, 'sft.ckpt'));
-    const examples = readJson<WmExample[]>(join(ctx.workDir, 'wm-data.json'));
+    const data = readFileSync(join(ctx.workDir, 'wm-data.json'));
+    const examples = JSON.parse(data.toString('utf8')) as WmExample[];
     const w = ctx.settings.wm;
     const stepsFor = (n: number): number => (w.epochs ? Math.ceil((w.epochs * n) / w.batchSize) : w.steps);
     const opts: WmTrainOptions = { seed: ctx.settings.seed, threads: ctx.settings.threads, log: ctx.log, ...w, steps: stepsFor(examples.length) };
@@ -379,19 +380,17 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     // policy samples (the population it serves), for choosing settings without touching held-out tasks.
     const heldOut = chooseHeldOutTasks(examples, ctx.settings.wm.holdOutTasks, ctx.settings.seed);
     ctx.log(`wm: leave-tasks-out validation, holding out ${heldOut.join(', ')}`);
-    // The validation is seeded: a --validate-only run of the same settings on the same data is the
-    // same run, so its file stands in for it.
-    const stored = join(ctx.workDir, `wm-validation-${ctx.validateOnly ?? 'final'}.json`);
-    const reusable = !ctx.validateOnly && existsSync(stored) ? readJson<{ settings: unknown; examples: number; seed?: number; validation: WmValidation }>(stored) : null;
-    const validation: WmValidation = reusable && isDeepStrictEqual(reusable.settings, w) && reusable.examples === examples.length && reusable.seed === ctx.settings.seed
-      ? reusable.validation
-      : await validateLeaveTasksOut(init, tokenizer, examples, heldOut, { ...opts, steps: stepsFor(examples.filter((e) => !heldOut.includes(e.taskId)).length) });
-    ctx.log(`wm validation: ${JSON.stringify(validation)}`);
-    if (ctx.validateOnly) {
-      writeJson(stored, { settings: w, examples: examples.length, seed: ctx.settings.seed, validation });
-      return;
-    }
-    writeJson(stored, { settings: w, examples: examples.length, seed: ctx.settings.seed, validation });
+    // The validation is seeded: any stored one (a --validate-only comparison, or an earlier full
+    // stage) of the same settings, seed and data is the same run, so its file stands in for it.
+    const key = { settings: w, seed: ctx.settings.seed, data: sha256Hex(data) };
+    const stored = readdirSync(ctx.workDir)
+      .filter((f) => /^wm-validation-.+\.json$/.test(f))
+      .map((f) => readJson<typeof key & { validation: WmValidation }>(join(ctx.workDir, f)))
+      .find((v) => isDeepStrictEqual({ settings: v.settings, seed: v.seed, data: v.data }, key));
+    const validation: WmValidation = stored?.validation ?? await validateLeaveTasksOut(init, tokenizer, examples, heldOut, { ...opts, steps: stepsFor(examples.filter((e) => !heldOut.includes(e.taskId)).length) });
+    ctx.log(`wm validation${stored ? ' (stored)' : ''}: ${JSON.stringify(validation)}`);
+    writeJson(join(ctx.workDir, `wm-validation-${ctx.validateOnly ?? 'final'}.json`), { ...key, validation });
+    if (ctx.validateOnly) return;
     const final = await trainWorldModel(init, tokenizer, examples, opts);
     writeFileSync(join(ctx.workDir, 'wm.ckpt'), new Uint8Array(saveCheckpoint(final.model, tokenizer, { stage: 'wm', seed: ctx.settings.seed, steps: opts.steps })));
     const tail = final.curve.slice(-10);

@@ -4,22 +4,20 @@
 // invocation resumes (skips every finished run). Uses the committed models when public/models has
 // them, else the tiny random model (plumbing only).
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCsv } from '../../src/experiments/csv';
 import type { RunResult } from '../../src/experiments/run-result';
 import { COST_COMPONENTS } from '../../src/training/cost';
+import { runCli, type CliRun } from '../run-cli';
 
 const root = resolve(import.meta.dirname, '../..');
 const out = mkdtempSync(join(tmpdir(), 'wmrl-experiment-e2e-'));
 const models = existsSync(resolve(root, 'public/models/manifest.json')) ? 'committed' : 'tiny';
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string; seconds: number } {
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/experiment.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 280_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, seconds: (performance.now() - t0) / 1000 };
+function cli(args: string[]): CliRun {
+  return runCli('src/cli/experiment.ts', args, { timeoutMs: 280_000 });
 }
 
 describe('npm run experiment -- --quick', () => {

@@ -1,19 +1,18 @@
 // npm run predict in all three modes, on the committed models, and with bad input: an unknown task,
 // a missing program file, broken JSONL lines (answered on their own, exit 1 at the end), a tampered
 // model file (refused, naming the file).
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
+import { REPO_ROOT, runCli } from '../../run-cli.ts';
 
-const root = resolve(import.meta.dirname, '../../..');
 const dir = mkdtempSync(join(tmpdir(), 'wmrl-predict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function predict(...args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/predict.ts', ...args], { cwd: root, encoding: 'utf8' });
+  const r = runCli('src/cli/predict.ts', args);
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -75,7 +74,7 @@ describe('npm run predict', () => {
   it('a tampered world-model file is refused with a message naming it', { timeout: 60_000 }, () => {
     const models = join(dir, 'models');
     mkdirSync(models);
-    for (const f of ['manifest.json', 'policy.ckpt', 'world-model.onnx', 'tokenizer.json']) copyFileSync(join(root, 'public/models', f), join(models, f));
+    for (const f of ['manifest.json', 'policy.ckpt', 'world-model.onnx', 'tokenizer.json']) copyFileSync(join(REPO_ROOT, 'public/models', f), join(models, f));
     const onnx = readFileSync(join(models, 'world-model.onnx'));
     onnx[onnx.length - 100] ^= 0xff;
     writeFileSync(join(models, 'world-model.onnx'), onnx);

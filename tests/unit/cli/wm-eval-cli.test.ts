@@ -1,17 +1,16 @@
 // npm run wm-eval on the committed models and the stored executed samples: the validation table
 // is computed from the files (one row per population), a broken samples file is named.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../run-cli.ts';
 
-const root = resolve(import.meta.dirname, '../../..');
 const dir = mkdtempSync(join(tmpdir(), 'wmrl-wm-eval-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function wmEval(...args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/wm-eval.ts', ...args], { cwd: root, encoding: 'utf8' });
+  const r = runCli('src/cli/wm-eval.ts', args);
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

@@ -243,7 +243,7 @@ describe('programs broken on purpose', () => {
     expect(wrongTypeMutant('model = tk.RandomForestRegressor(n_trees=10)\n', 'regression', mulberry32(1))!.source).toBe('model = tk.RandomForestClassifier(n_trees=10)\n');
   });
 
-  it('a syntax mutant is one character-level edit that Python cannot parse', () => {
+  it('a syntax mutant is one seeded character-level edit of a program (whether it still parses is learnt by running it)', () => {
     const rng = mulberry32(6);
     const originals = Array.from({ length: 6 }, () => composeProgram('regression', 'rmse', rng).source);
     const ms = syntaxMutantsOf(originals, 40, mulberry32(7));

@@ -81,5 +81,9 @@ describe('quick models pipeline (tiny)', () => {
     expect(v.settings.loss).toBe('bce');
     expect(v.validation.examples).toBeGreaterThan(0);
     expect(readFileSync(join(workDir, 'wm.ckpt'))).toEqual(before);
+    // the full stage of the same settings, seed and data takes that validation instead of rerunning it
+    const later: string[] = [];
+    await runPipeline({ ...ctx(outDir, outDir), settings: bce, worldModelFrom: undefined, log: (l) => later.push(l) }, ['wm']);
+    expect(later.some((l) => l.startsWith('wm validation (stored)'))).toBe(true);
   }, 90_000);
 });
