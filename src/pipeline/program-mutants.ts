@@ -9,8 +9,8 @@ import type { Rng } from '../primitives/random.ts';
 import { randomInt } from '../primitives/random.ts';
 
 export type MutationKind = 'duplicate-keyword' | 'foreign-keyword' | 'bad-value' | 'drop-line' | 'garble-name';
-/** every kind of edit: the kinds above, a model of another task type, and broken syntax */
-export type MutantKind = MutationKind | 'wrong-type' | 'syntax';
+/** every kind of edit: the kinds above, a model of another task type, broken syntax, and a splice */
+export type MutantKind = MutationKind | 'wrong-type' | 'syntax' | 'splice';
 export const MUTATION_KINDS: readonly MutationKind[] = ['duplicate-keyword', 'foreign-keyword', 'bad-value', 'drop-line', 'garble-name'];
 
 export interface Mutant {
@@ -145,6 +145,37 @@ export function syntaxMutant(source: string, rng: Rng): Mutant | null {
 /** n distinct syntax mutants of the given programs, seeded. */
 export function syntaxMutantsOf(sources: readonly string[], n: number, rng: Rng): Mutant[] {
   return distinctMutants(sources, n, () => syntaxMutant(pick(rng, sources), rng));
+}
+
+/**
+ * A language model's own slip, the commonest shape of the policy's failures on held-out cards at
+ * T 1.0: at a short context that occurs twice within a few dozen characters, it goes on from the
+ * other occurrence, so it skips the text between them (`max_categories=fit_transform(task.train)`)
+ * or writes it twice. The result often breaks a bracket, sometimes only drops or repeats an
+ * argument and still runs: running it decides.
+ */
+export function spliceMutant(source: string, rng: Rng): Mutant | null {
+  const anchor = 2 + randomInt(rng, 4);
+  const maxSpan = 80;
+  const seen = new Map<string, number[]>();
+  const pairs: [number, number][] = [];
+  for (let i = 0; i + anchor <= source.length; i++) {
+    const key = source.slice(i, i + anchor);
+    if (key.includes('\n')) continue;
+    const earlier = seen.get(key) ?? [];
+    for (const a of earlier) if (i - a >= anchor && i - a <= maxSpan) pairs.push([a, i]);
+    earlier.push(i);
+    seen.set(key, earlier);
+  }
+  if (pairs.length === 0) return null;
+  const [a, b] = pick(rng, pairs);
+  const skip = rng() < 0.6;
+  return { kind: 'splice', source: skip ? source.slice(0, a) + source.slice(b) : source.slice(0, b) + source.slice(a) };
+}
+
+/** n distinct splice mutants of the given programs, seeded. */
+export function spliceMutantsOf(sources: readonly string[], n: number, rng: Rng): Mutant[] {
+  return distinctMutants(sources, n, () => spliceMutant(pick(rng, sources), rng));
 }
 
 function distinctMutants(sources: readonly string[], n: number, make: () => Mutant | null): Mutant[] {

@@ -29,7 +29,7 @@ import { toExecutedSample, writeExecutedSamples } from './executed-samples.ts';
 import { reportMarkdown, worldModelReport, type WmReport } from './wm-report.ts';
 import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 import { hashString } from '../tasks/seeded-random.ts';
-import { MUTATION_KINDS, mutantsOf, syntaxMutantsOf, wrongTypeMutantsOf, type MutantKind } from './program-mutants.ts';
+import { MUTATION_KINDS, mutantsOf, spliceMutantsOf, syntaxMutantsOf, wrongTypeMutantsOf, type MutantKind } from './program-mutants.ts';
 import { trainSft } from './sft.ts';
 import type { SftResult } from './sft.ts';
 import type { WmExample } from './wm-data.ts';
@@ -55,7 +55,7 @@ export interface PipelineSettings {
    * of heldoutTemperatures (the policy's figures are at heldoutTemperature, the trainer's; the world
    * model is validated on all of them, since programs that fail are rare at the lower one)
    */
-  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; heldoutTemperatures: number[]; mutantsPerTask: number; wrongTypePerTask: number; syntaxPerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
+  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; heldoutTemperatures: number[]; mutantsPerTask: number; wrongTypePerTask: number; syntaxPerTask: number; splicePerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
   /** epochs, when set, fixes the step count from the number of examples (steps is then ignored) */
   wm: { steps: number; epochs?: number; loss: WorldModelLossKind; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
   /** restrict to these task ids (quick runs); undefined = all */
@@ -74,7 +74,7 @@ export function fullSettings(seed: number, configName: ConfigName = 'small'): Pi
     syntheticCardShare: 0.5,
     sft: { steps: 800, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
     // ~3,000 executed training-card programs; 20 s is the trainer's sandbox budget (src/app/ports-browser.ts).
-    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0, 1.2], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, wrongTypePerTask: 12, syntaxPerTask: 16, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
+    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0, 1.2], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, wrongTypePerTask: 12, syntaxPerTask: 16, splicePerTask: 32, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
     wm: { steps: 60, epochs: 3, loss: 'mse', batchSize: 16, peakLr: 5e-4, warmup: 30, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
   };
 }
@@ -88,7 +88,7 @@ export function quickSettings(seed: number): PipelineSettings {
     vocabSize: 700,
     composedPerTask: 2,
     sft: { steps: 3, batchSize: 4, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1 },
-    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, heldoutTemperatures: [1], mutantsPerTask: 1, wrongTypePerTask: 1, syntaxPerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
+    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, heldoutTemperatures: [1], mutantsPerTask: 1, wrongTypePerTask: 1, syntaxPerTask: 1, splicePerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
     wm: { steps: 3, loss: 'mse', batchSize: 8, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 1 },
     tasks: ['mlbench_Glass', 'vega_cars', 'sklearn_diabetes', 'mlbench_Ionosphere'],
   };
@@ -278,6 +278,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
           ...mutantsOf(sources, s.mutantsPerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 11))),
           ...wrongTypeMutantsOf(sources, t.type, s.wrongTypePerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 12))),
           ...syntaxMutantsOf(sources, s.syntaxPerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 13))),
+          ...spliceMutantsOf(sources, s.splicePerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 14))),
         ].map((m) => ({ taskId: t.id, card: t.card, kind: m.kind, program: m.source }));
       });
     let runSeconds = 0;
@@ -326,7 +327,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
         programs: mutants.length,
         executed: mutantRuns.length,
         stillRun: mutantRuns.filter((m) => m.run!.status === 'ok').length,
-        byKind: Object.fromEntries([...MUTATION_KINDS, 'wrong-type' as const, 'syntax' as const].map((k) => [k, { n: mutants.filter((m) => m.kind === k).length, stillRun: mutantRuns.filter((m) => m.kind === k && m.run!.status === 'ok').length }])),
+        byKind: Object.fromEntries([...MUTATION_KINDS, 'wrong-type' as const, 'syntax' as const, 'splice' as const].map((k) => [k, { n: mutants.filter((m) => m.kind === k).length, stillRun: mutantRuns.filter((m) => m.kind === k && m.run!.status === 'ok').length }])),
       },
     };
     ctx.log(`samples: ${JSON.stringify(figures.samples)}`);

@@ -16,7 +16,7 @@ import { syntheticCard } from '../../../src/pipeline/synthetic-card.ts';
 import { worldModelReport } from '../../../src/pipeline/wm-report.ts';
 import { readExecutedSamples, toExecutedSample, writeExecutedSamples } from '../../../src/pipeline/executed-samples.ts';
 import { composeProgram } from '../../../src/pipeline/program-composer.ts';
-import { MUTATION_KINDS, mutantsOf, mutateProgram, syntaxMutantsOf, wrongTypeMutant, wrongTypeMutantsOf } from '../../../src/pipeline/program-mutants.ts';
+import { MUTATION_KINDS, mutantsOf, mutateProgram, spliceMutant, spliceMutantsOf, syntaxMutantsOf, wrongTypeMutant, wrongTypeMutantsOf } from '../../../src/pipeline/program-mutants.ts';
 import { programFamilies } from '../../../src/sandbox-pyodide/reference-programs.ts';
 import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
 import { mulberry32 } from '../../../src/primitives/random.ts';
@@ -255,5 +255,29 @@ describe('programs broken on purpose', () => {
       const near = originals.some((o) => Math.abs(o.length - m.source.length) <= 1);
       expect(near).toBe(true);
     }
+  });
+  it('a splice mutant skips or repeats the text between two nearby occurrences of one short context, seeded', () => {
+    const rng = mulberry32(8);
+    const originals = Array.from({ length: 6 }, () => composeProgram('binary', 'auc', rng).source);
+    const ms = spliceMutantsOf(originals, 40, mulberry32(9));
+    expect(ms.length).toBe(40);
+    expect(spliceMutantsOf(originals, 40, mulberry32(9))).toEqual(ms);
+    for (const m of ms) {
+      expect(m.kind).toBe('splice');
+      expect(originals).not.toContain(m.source);
+      // one span of at most 80 characters, removed or written twice: the rest is the original's
+      const explained = originals.some((o) => {
+        const d = m.source.length - o.length;
+        if (d === 0 || Math.abs(d) > 80) return false;
+        let p = 0;
+        while (p < Math.min(o.length, m.source.length) && o[p] === m.source[p]) p++;
+        let q = 0;
+        while (q < Math.min(o.length, m.source.length) - p && o[o.length - 1 - q] === m.source[m.source.length - 1 - q]) q++;
+        return p + q >= Math.min(o.length, m.source.length);
+      });
+      expect(explained).toBe(true);
+    }
+    // a program with no repeated context offers no place for a splice
+    expect(spliceMutant('abcdefg', mulberry32(1))).toBeNull();
   });
 });
