@@ -1,5 +1,10 @@
 // npm run compare -- <folder>:<preset> <folder>:<preset> [--metric heldOut] [--ratio] [--json]
 // npm run compare -- --anchor-pairs <folder>:<preset> [<folder>:<preset> ...]
+// npm run compare -- --same <folder> <folder>
+//
+// The third says whether two experiment folders hold runs that did the same thing, every measured
+// time aside (run-behaviour.ts): a seeded `npm run experiment -- --quick` before and after a
+// refactor must give the same; it exits 1 and names the first differences otherwise.
 //
 // The second form pools the anchor groups of all the given runs and says how often the world-model
 // score orders two programs as their real scores do (all pairs, and failed-vs-valid pairs).
@@ -14,9 +19,11 @@ import { anchorPairAccuracy, METRICS, type MetricKey } from '../experiments/aggr
 import { compareSides, type ComparisonSide } from '../experiments/cross-compare.ts';
 import { formatInterval } from '../experiments/report.ts';
 import { isRunResult, type RunResult } from '../experiments/run-result.ts';
+import { behaviourDifferences } from '../experiments/run-behaviour.ts';
 
 const USAGE = `usage: npm run compare -- <folder>:<preset> <folder>:<preset> [--metric KEY] [--ratio] [--json]
        npm run compare -- --anchor-pairs <folder>:<preset> [<folder>:<preset> ...]
+       npm run compare -- --same <folder> <folder>       (same runs, timings aside?)
   e.g.   npm run compare -- results/sensitivity-kl0.04:wmrl results/main:wmrl
   metrics: ${METRICS.map((m) => m.key).join(', ')} (default heldOut); differences unless --ratio`;
 
@@ -37,7 +44,11 @@ function side(spec: string): ComparisonSide {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' }, 'anchor-pairs': { type: 'boolean' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' }, 'anchor-pairs': { type: 'boolean' }, same: { type: 'boolean' } }, allowPositionals: true });
+  if (values.same && positionals.length === 2) {
+    sameBehaviour(positionals[0], positionals[1]);
+    return;
+  }
   if (values['anchor-pairs'] && positionals.length > 0) {
     pooledAnchorPairs(positionals.map(side));
     return;
@@ -59,6 +70,33 @@ function main(): void {
   console.log(`${c.a} ${op} ${c.b} (${spec.label})`);
   console.log(`per seed: ${c.seeds.map((s, i) => `${s}: ${c.perSeed[i].toFixed(digits)}`).join(', ') || 'no seed has both runs'}`);
   console.log(`mean [95% Student-t interval]: ${formatInterval(c.interval, digits)}`);
+}
+
+function runFiles(folder: string): Map<string, unknown> {
+  const dir = resolve(folder, 'runs');
+  if (!existsSync(dir)) throw new Error(`${folder}: no runs/ folder (is it an experiment's --out?)`);
+  const files = readdirSync(dir).filter((x) => x.endsWith('.json')).sort();
+  return new Map(files.map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]));
+}
+
+/** Every run file of a has a twin in b that did the same (timings aside), and none is left over. */
+function sameBehaviour(a: string, b: string): void {
+  const ra = runFiles(a);
+  const rb = runFiles(b);
+  const problems: string[] = [];
+  for (const name of new Set([...ra.keys(), ...rb.keys()])) {
+    if (!ra.has(name) || !rb.has(name)) {
+      problems.push(`${name}: only in ${ra.has(name) ? a : b}`);
+      continue;
+    }
+    for (const d of behaviourDifferences(ra.get(name), rb.get(name), 5)) problems.push(`${name}: ${d}`);
+  }
+  if (problems.length > 0) {
+    console.log(`different: ${problems.length} difference(s)${problems.length >= 5 ? ' (first ones)' : ''}`);
+    for (const p of problems) console.log(`  ${p}`);
+    process.exit(1);
+  }
+  console.log(`same: ${ra.size} run file(s) did the same in ${a} and ${b}, timings aside`);
 }
 
 /** Pooled over every anchor group of the given runs: pairs ordered as y, overall and failed-vs-valid. */

@@ -20,7 +20,7 @@
 import type { AdvantageMode } from '../wmrl/advantages.ts';
 import { addCosts, CostMeter, emptyCost, type CostSheet } from './cost.ts';
 import type { FusionMode } from '../wmrl/fusion.ts';
-import { MethodState, type MethodConfig, type MethodSnapshot } from '../wmrl/method-state.ts';
+import { MethodState, type MethodConfig, type MethodSnapshot } from '../wmrl/step.ts';
 import { deriveSeed, mulberry32, sampleIndices, shuffleInPlace } from '../primitives/random.ts';
 import { unreadableScores, type WorldModelReading } from '../wmrl/unreadable-world-model.ts';
 import type { BiasNoiseEstimate } from '../wmrl/theory.ts';

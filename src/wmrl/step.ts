@@ -1,7 +1,18 @@
-// One WMRL step as a pure function over plain arrays (method.md 3.2-3.7). MethodState plans which
-// groups to execute (AnchorSchedule), the trainer gathers world-model scores for every group and real
-// scores for the anchors, then `scoreStep` turns them into loss coefficients, and MethodState feeds
-// `anchorPairs` to the online calibrator afterwards.
+// One WMRL step, top to bottom (method.md 3.2-3.7). A step of the trainer goes:
+//
+//   1. plan      MethodState.plan    which groups are anchors, executed for real (AnchorSchedule, rho)
+//      ... the trainer samples n programs per group, the frozen world model scores every program (s),
+//      ... the sandbox runs the anchor groups (y)
+//   2. score     MethodState.score -> scoreStep, a pure function over plain arrays:
+//        calibrate   g(s) with the isotonic calibrator fitted on earlier steps' anchors
+//        rewards     y on anchor groups, g(s) on world-model groups
+//        advantages  group-normalised, for the training rewards and for the world-model stream
+//        fuse        noise estimate, stream weights (IVW or PPI++), per-sequence loss coefficients
+//   3. learn     the step's (s, y) anchor pairs join the calibrator, which is refitted; the
+//                bias/noise tracker sees the paired anchor advantages
+//
+// The trainer loop owns policy, world model and sandbox; this file only turns scores into loss
+// coefficients and diagnostics, and keeps the state that carries across steps.
 //
 // Calibration timing (a choice; the paper only says "refit every step"): a step is scored with the
 // calibrator fitted on anchors of *earlier* steps, and its own anchor pairs are added after. This keeps
@@ -10,9 +21,140 @@
 // to stay unbiased. The cost is a one-step lag in what the calibrator has seen.
 
 import { groupAdvantages, zeroSpreadFraction, type AdvantageMode } from './advantages.ts';
-import { fuseStreams, type FusionConfig, type FusionDiagnostics, type FusionState } from './fusion.ts';
-import type { Calibrator } from './isotonic.ts';
+import { AnchorSchedule, type AnchorPlan, type AnchorScheduleState } from './anchors.ts';
+import { fuseStreams, initialFusionState, type FusionConfig, type FusionDiagnostics, type FusionState } from './fusion.ts';
+import { OnlineCalibrator, type Calibrator, type OnlineCalibratorState } from './isotonic.ts';
 import { trainingRewards, worldModelRewards } from './rewards.ts';
+import { BiasNoiseTracker, type BiasNoiseEstimate, type BiasNoiseTrackerState } from './theory.ts';
+
+export interface MethodConfig {
+  /** Fraction of groups executed for real (0.10 by default in the paper; 1 = all-real GRPO). */
+  rho: number;
+  seed: number;
+  advantageMode: AdvantageMode;
+  debias: boolean;
+  fusion: FusionConfig;
+  /** Calibrator half-life in steps; undefined: no age weighting. */
+  halfLife?: number;
+}
+
+export interface MethodStepResult extends StepResult {
+  step: number;
+  theory: BiasNoiseEstimate;
+  /** Calibrator knots after this step's refit, for the UI. */
+  knots: { x: number[]; y: number[] };
+  calibrationPairs: number;
+}
+
+/** Everything needed to resume a run between steps (JSON-safe). */
+export interface MethodSnapshot {
+  config: MethodConfig;
+  schedule: AnchorScheduleState;
+  calibrator: OnlineCalibratorState;
+  fusion: FusionState;
+  tracker: BiasNoiseTrackerState;
+}
+
+/** The method's state across steps: anchor schedule, online calibrator, fusion state, bias/noise tracker. */
+export class MethodState {
+  readonly config: MethodConfig;
+  private schedule: AnchorSchedule;
+  private calibrator: OnlineCalibrator;
+  private tracker: BiasNoiseTracker;
+  private fusion: FusionState = initialFusionState();
+  private pending: AnchorPlan | null = null;
+
+  constructor(config: MethodConfig) {
+    this.config = config;
+    this.schedule = new AnchorSchedule(config.rho, config.seed);
+    this.calibrator = new OnlineCalibrator({ halfLife: config.halfLife });
+    this.tracker = new BiasNoiseTracker(config.fusion.emaRate);
+  }
+
+  /** State between steps, for checkpoints. Not allowed while a planned step awaits its scores. */
+  snapshot(): MethodSnapshot {
+    if (this.pending !== null) throw new Error(`step ${this.pending.step} is planned but not scored`);
+    return {
+      config: structuredClone(this.config),
+      schedule: this.schedule.snapshot(),
+      calibrator: this.calibrator.snapshotState(),
+      fusion: { ...this.fusion },
+      tracker: this.tracker.snapshotState(),
+    };
+  }
+
+  static restore(snap: MethodSnapshot): MethodState {
+    const m = new MethodState(snap.config);
+    m.schedule = AnchorSchedule.restore(snap.schedule);
+    m.calibrator = OnlineCalibrator.restore(snap.calibrator);
+    m.fusion = { ...snap.fusion };
+    m.tracker = BiasNoiseTracker.restore(snap.tracker);
+    return m;
+  }
+
+  /** 1. plan: chooses the anchor groups of the next step. */
+  plan(groups: number): AnchorPlan {
+    if (this.pending !== null) throw new Error(`step ${this.pending.step} was planned but never scored`);
+    this.pending = this.schedule.next(groups);
+    return this.pending;
+  }
+
+  /**
+   * 2. score and 3. learn: scores the planned step: s for every group, y for exactly the planned anchor groups (null
+   * elsewhere). Then adds the anchor pairs to the calibrator, refits it, and updates the tracker.
+   */
+  score(s: readonly (readonly number[])[], y: readonly (readonly number[] | null)[]): MethodStepResult {
+    const plan = this.pending;
+    if (plan === null) throw new Error('score called before plan');
+    if (s.length !== plan.isAnchor.length || y.length !== plan.isAnchor.length) {
+      throw new RangeError(`planned ${plan.isAnchor.length} groups, got ${s.length} score groups and ${y.length} real entries`);
+    }
+    y.forEach((yk, k) => {
+      if ((yk !== null) !== plan.isAnchor[k]) {
+        throw new RangeError(`group ${k}: real scores ${yk === null ? 'missing for an anchor' : 'given for a world-model group'}`);
+      }
+    });
+    const result = scoreStep({
+      s,
+      y,
+      calibrator: this.calibrator.snapshot(),
+      fusionState: this.fusion,
+      config: { advantageMode: this.config.advantageMode, debias: this.config.debias, fusion: this.config.fusion },
+    });
+    this.fusion = result.fusionState;
+    if (result.anchorPairs.s.length > 0) this.calibrator.add(result.anchorPairs.s, result.anchorPairs.y, plan.step);
+    this.calibrator.refit(plan.step);
+    if (result.anchorAdvantages.real.length > 0) this.tracker.update(result.anchorAdvantages.wm, result.anchorAdvantages.real);
+    this.pending = null;
+    const { x, y: ky } = this.calibrator.knots;
+    return {
+      ...result,
+      step: plan.step,
+      theory: this.tracker.estimate(),
+      knots: { x: [...x], y: [...ky] },
+      calibrationPairs: this.calibrator.pairCount,
+    };
+  }
+
+  /** The current calibrated score of a world-model score (identity before any anchor). */
+  calibrate(s: number): number {
+    return this.calibrator.predict(s);
+  }
+
+  get fusionState(): FusionState {
+    return { ...this.fusion };
+  }
+
+  get anchorsSoFar(): number {
+    return this.schedule.anchorsSoFar;
+  }
+
+  get groupsSoFar(): number {
+    return this.schedule.groupsSoFar;
+  }
+}
+
+// ---- 2. score: one step as a pure function ----
 
 export interface StepConfig {
   advantageMode: AdvantageMode;

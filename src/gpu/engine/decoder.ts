@@ -4,20 +4,18 @@
 // own seeded generator and uses exactly one uniform per generated token, as the reference sampler
 // (src/model/sampling.ts) does, so the tokens agree with it whenever the logits do.
 
-import { headDim, mlpWidth } from '../../model/config.ts';
+import { headDim } from '../../model/config.ts';
 import type { Uniform } from '../../model/init.ts';
 import { samplingCandidates, samplingWeights } from '../../model/ops/sampling.ts';
-import { layerViewNames } from '../../model/parameter-layout.ts';
 import { readFloat32, readInt32, writeBuffer } from '../buffers.ts';
-import { encodeBiasAdd, encodeResidualAdd } from '../biasResidual.ts';
 import { encodeEmbeddingForward } from '../embedding.ts';
-import { encodeGeluForward } from '../gelu.ts';
 import { encodeKvAppend, encodeKvDecode } from '../kvCache.ts';
 import { encodeLayerNormForward } from '../layernorm.ts';
 import { encodeMatmul } from '../matmul.ts';
 import { encodeSample } from '../sampling.ts';
 import { alignUp } from './engine-buffers.ts';
 import type { GpuModel } from './gpu-model.ts';
+import { encodeBlockForward } from './block-forward.ts';
 import { encodeForward } from './training-pass.ts';
 import { copyFloats } from './tensor-slice.ts';
 
@@ -154,36 +152,21 @@ function encodeDecodeStep(enc: GPUCommandEncoder, model: GpuModel, B: number, po
   const bufs = model.buffers;
   const dec = bufs.decode;
   const C = config.dModel;
-  const F = mlpWidth(config);
   const eps = config.layerNormEps;
   const kv = { B, maxT: config.contextLength, H: config.nHeads, Dh: headDim(config) };
   const wpe = model.layout.byName.get('wpe')!;
   // the embedding kernel adds wpe row t of a [T, C] table; with T = 1 it reads row 0 of this copy
   copyFloats(enc, bufs.params, wpe.offset + pos * C, dec.wpeRow, 0, C);
   encodeEmbeddingForward(enc, device, dec.tokens, model.param('wte'), dec.wpeRow, dec.x, { B, T: 1, C, V: config.vocabSize });
+  // the block's scratch is shared: ln1 and ln2 write the same rows, x2 and out alternate with x
+  const scratch = { x: dec.x, ln1y: dec.ln, ln1mean: dec.mean, ln1rstd: dec.rstd, q: dec.q, k: dec.k, v: dec.v, att: dec.att,
+    proj: dec.proj, x2: dec.x2, ln2y: dec.ln, ln2mean: dec.mean, ln2rstd: dec.rstd, fcPre: dec.fc, fcAct: dec.fcAct, out: dec.x };
   for (let l = 0; l < config.nLayers; l++) {
-    const n = layerViewNames(l);
     const c = bufs.layers[l];
-    encodeLayerNormForward(enc, device, { x: dec.x, gamma: model.param(n.ln1g), beta: model.param(n.ln1b),
-      y: dec.ln, mean: dec.mean, rstd: dec.rstd, rows: B, dim: C, eps });
-    const qkv = [dec.q, dec.k, dec.v];
-    for (let s = 0; s < 3; s++) {
-      encodeMatmul(enc, device, { a: dec.ln, b: model.qkvWeight(l, s), c: qkv[s], M: B, K: C, N: C });
-      encodeBiasAdd(enc, device, qkv[s], model.qkvBias(l, s), B, C);
-    }
-    encodeKvAppend(enc, device, dec.k, dec.v, c.kCache, c.vCache, kv, pos);
-    encodeKvDecode(enc, device, dec.q, c.kCache, c.vCache, dec.att, kv, pos);
-    encodeMatmul(enc, device, { a: dec.att, b: model.param(n.wo), c: dec.proj, M: B, K: C, N: C });
-    encodeBiasAdd(enc, device, dec.proj, model.param(n.bo), B, C);
-    encodeResidualAdd(enc, device, dec.x, dec.proj, dec.x2, B, C);
-    encodeLayerNormForward(enc, device, { x: dec.x2, gamma: model.param(n.ln2g), beta: model.param(n.ln2b),
-      y: dec.ln, mean: dec.mean, rstd: dec.rstd, rows: B, dim: C, eps });
-    encodeMatmul(enc, device, { a: dec.ln, b: model.param(n.wfc), c: dec.fc, M: B, K: C, N: F });
-    encodeBiasAdd(enc, device, dec.fc, model.param(n.bfc), B, F);
-    encodeGeluForward(enc, device, dec.fc, dec.fcAct, B * F);
-    encodeMatmul(enc, device, { a: dec.fcAct, b: model.param(n.wproj), c: dec.proj, M: B, K: F, N: C });
-    encodeBiasAdd(enc, device, dec.proj, model.param(n.bproj), B, C);
-    encodeResidualAdd(enc, device, dec.x2, dec.proj, dec.x, B, C);
+    encodeBlockForward(enc, model, l, B, scratch, (e) => {
+      encodeKvAppend(e, device, dec.k, dec.v, c.kCache, c.vCache, kv, pos);
+      encodeKvDecode(e, device, dec.q, c.kCache, c.vCache, dec.att, kv, pos);
+    });
   }
   encodeLayerNormForward(enc, device, { x: dec.x, gamma: model.param('lnf.g'), beta: model.param('lnf.b'),
     y: dec.h, mean: dec.mean, rstd: dec.rstd, rows: B, dim: C, eps });

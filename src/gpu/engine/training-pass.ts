@@ -6,12 +6,13 @@
 import { headDim, mlpWidth } from '../../model/config.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
 import { encodeAttentionBackward, encodeAttentionForward } from '../attention.ts';
-import { encodeBiasAdd, encodeBiasGrad, encodeResidualAdd } from '../biasResidual.ts';
+import { encodeBiasGrad, encodeResidualAdd } from '../biasResidual.ts';
 import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../crossEntropy.ts';
 import { encodeEmbeddingBackward, encodeEmbeddingForward } from '../embedding.ts';
-import { encodeGeluBackward, encodeGeluForward } from '../gelu.ts';
+import { encodeGeluBackward } from '../gelu.ts';
 import { encodeLayerNormBackward, encodeLayerNormForward } from '../layernorm.ts';
 import { encodeMatmul } from '../matmul.ts';
+import { encodeBlockForward } from './block-forward.ts';
 import type { GpuModel } from './gpu-model.ts';
 
 /** Forward of tokens [B, T] (already in buffers.tokens) up to the final layer norm (buffers.lnfY). */
@@ -20,7 +21,6 @@ export function encodeForward(enc: GPUCommandEncoder, model: GpuModel, B: number
   const { device, config } = model;
   const bufs = model.buffers;
   const C = config.dModel;
-  const F = mlpWidth(config);
   const BT = B * T;
   const eps = config.layerNormEps;
   const dims = { B, T, H: config.nHeads, Dh: headDim(config) };
@@ -28,28 +28,9 @@ export function encodeForward(enc: GPUCommandEncoder, model: GpuModel, B: number
   const emb = { B, T, C, V: config.vocabSize };
   encodeEmbeddingForward(enc, device, bufs.tokens, model.param('wte'), model.param('wpe'), bufs.resid[0], emb);
   for (let l = 0; l < config.nLayers; l++) {
-    const n = layerViewNames(l);
     const c = bufs.layers[l];
-    const x = bufs.resid[l];
-    encodeLayerNormForward(enc, device, { x, gamma: model.param(n.ln1g), beta: model.param(n.ln1b),
-      y: c.ln1y, mean: c.ln1mean, rstd: c.ln1rstd, rows: BT, dim: C, eps });
-    const qkv = [c.q, c.k, c.v];
-    for (let s = 0; s < 3; s++) {
-      encodeMatmul(enc, device, { a: c.ln1y, b: model.qkvWeight(l, s), c: qkv[s], M: BT, K: C, N: C });
-      encodeBiasAdd(enc, device, qkv[s], model.qkvBias(l, s), BT, C);
-    }
-    encodeAttentionForward(enc, device, c.q, c.k, c.v, c.att, c.probs, dims);
-    encodeMatmul(enc, device, { a: c.att, b: model.param(n.wo), c: bufs.proj, M: BT, K: C, N: C });
-    encodeBiasAdd(enc, device, bufs.proj, model.param(n.bo), BT, C);
-    encodeResidualAdd(enc, device, x, bufs.proj, c.x2, BT, C);
-    encodeLayerNormForward(enc, device, { x: c.x2, gamma: model.param(n.ln2g), beta: model.param(n.ln2b),
-      y: c.ln2y, mean: c.ln2mean, rstd: c.ln2rstd, rows: BT, dim: C, eps });
-    encodeMatmul(enc, device, { a: c.ln2y, b: model.param(n.wfc), c: c.fcPre, M: BT, K: C, N: F });
-    encodeBiasAdd(enc, device, c.fcPre, model.param(n.bfc), BT, F);
-    encodeGeluForward(enc, device, c.fcPre, c.fcAct, BT * F);
-    encodeMatmul(enc, device, { a: c.fcAct, b: model.param(n.wproj), c: bufs.proj, M: BT, K: F, N: C });
-    encodeBiasAdd(enc, device, bufs.proj, model.param(n.bproj), BT, C);
-    encodeResidualAdd(enc, device, c.x2, bufs.proj, bufs.resid[l + 1], BT, C);
+    encodeBlockForward(enc, model, l, BT, { ...c, x: bufs.resid[l], proj: bufs.proj, out: bufs.resid[l + 1] },
+      (e) => encodeAttentionForward(e, device, c.q, c.k, c.v, c.att, c.probs, dims));
   }
   encodeLayerNormForward(enc, device, { x: bufs.resid[config.nLayers], gamma: model.param('lnf.g'), beta: model.param('lnf.b'),
     y: bufs.lnfY, mean: bufs.lnfMean, rstd: bufs.lnfRstd, rows: BT, dim: C, eps });

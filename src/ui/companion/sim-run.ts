@@ -6,7 +6,7 @@
 
 import type { AdvantageMode } from '../../wmrl/advantages.ts';
 import type { FusionMode } from '../../wmrl/fusion.ts';
-import { MethodState } from '../../wmrl/method-state.ts';
+import { MethodState } from '../../wmrl/step.ts';
 import { deriveSeed, mulberry32 } from '../../primitives/random.ts';
 import { sampleGroup, type SimSetup } from './sim-world-model.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MethodState, type MethodConfig, type MethodSnapshot } from '../../../src/wmrl/method-state.ts';
+import { MethodState, type MethodConfig, type MethodSnapshot } from '../../../src/wmrl/step.ts';
 import { mulberry32, normal, type Rng } from '../../../src/primitives/random.ts';
 
 const base: MethodConfig = { rho: 0.25, seed: 5, advantageMode: 'mean', debias: true, fusion: { mode: 'ivw' }, halfLife: 50 };
