@@ -51,7 +51,7 @@ export class SandboxExecutor implements ExecutorPort {
     return p;
   }
 
-  private grade(data: TaskData, r: SandboxResult): Omit<ExecutionResult, 'busyMs' | 'workerId'> {
+  private grade(data: TaskData, r: SandboxResult): Omit<ExecutionResult, 'busyMs' | 'startMs' | 'workerId'> {
     if (r.status !== 'ok') return { score: 0, status: r.status, medal: null, message: r.reason ?? r.traceback?.split('\n').slice(-2).join(' ') };
     if (r.predictionsCsv === undefined) return { score: 0, status: 'invalid', medal: null, message: missingPredictionsMessage(r) };
     const g = gradePredictions(data.grader, r.predictionsCsv);
@@ -66,8 +66,9 @@ export class SandboxExecutor implements ExecutorPort {
         const r = await this.pool.run({ source: req.program, files: { ...data.inputs }, timeoutMs: this.timeoutMs });
         const graded = this.grade(data, r);
         this.tally[graded.status] = (this.tally[graded.status] ?? 0) + 1;
-        // wallMs is dispatch to result on the worker that ran it: that worker's busy time for this job.
-        return { ...graded, busyMs: r.wallMs, workerId: r.workerId };
+        // wallMs: dispatch to result on the worker that ran it. With one fresh interpreter per job its
+        // start-up is paid per execution too, even when a spare hides it from the latency.
+        return { ...graded, busyMs: r.wallMs, startMs: r.bootMs, workerId: r.workerId };
       }),
     );
   }

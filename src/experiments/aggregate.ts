@@ -14,6 +14,7 @@ export type MetricKey =
   | 'busy.policySampling'
   | 'busy.worldModel'
   | 'busy.sandbox'
+  | 'busy.sandboxStart'
   | 'busy.policyUpdate'
   | 'busyTotal'
   | 'trainWall'
@@ -40,6 +41,7 @@ const BUSY_LABEL: Record<CostComponent, string> = {
   policySampling: 'policy sampling busy s',
   worldModel: 'world model busy s',
   sandbox: 'sandbox busy s',
+  sandboxStart: 'sandbox start-up busy s',
   policyUpdate: 'policy update busy s',
 };
 
@@ -124,7 +126,8 @@ export function runMetrics(r: RunResult): RunMetrics {
   }
   if (r.kind === 'train' && r.training) {
     const t = r.training;
-    for (const c of COST_COMPONENTS) m[`busy.${c}`] = t.busyMs[c] / 1000;
+    // a component a run file does not have (sandboxStart before it was metered) stays unmeasured
+    for (const c of COST_COMPONENTS) if (t.busyMs[c] !== undefined) m[`busy.${c}`] = t.busyMs[c] / 1000;
     m.busyTotal = t.totalBusyMs / 1000;
     m.trainWall = t.wallMs / 1000;
     m.executions = t.counts.executions;

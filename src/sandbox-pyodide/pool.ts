@@ -107,6 +107,8 @@ interface Handle {
   worker: Worker;
   generation: number;
   startedAt: number;
+  /** Spawn to ready, ms (0 until ready). */
+  bootMs: number;
   interrupt: Uint8Array;
   ready: boolean;
   /** The slot it serves; null while it waits as a spare. */
@@ -352,6 +354,7 @@ export class SandboxPool {
       worker: spawnWorker(),
       generation: ++this.generation,
       startedAt: performance.now(),
+      bootMs: 0,
       interrupt: new Uint8Array(new SharedArrayBuffer(4)),
       ready: false,
       slot,
@@ -362,6 +365,7 @@ export class SandboxPool {
       slot.handle = handle;
       slot.state = 'booting';
       slot.generation++;
+      slot.runsOnWorker = 0;
     } else {
       this.spares.push(handle);
     }
@@ -378,7 +382,8 @@ export class SandboxPool {
         }
         handle.ready = true;
         handle.phases = msg.phases;
-        this.recordRespawn(performance.now() - handle.startedAt);
+        handle.bootMs = performance.now() - handle.startedAt;
+        this.recordRespawn(handle.bootMs);
         this.onReady(handle);
       } else if (msg.type === 'boot-failed') {
         this.bootFailed(handle, msg.message);
@@ -594,6 +599,7 @@ export class SandboxPool {
       seconds: msg.seconds,
       wallMs: now - p.dispatchedAt,
       queuedMs: p.dispatchedAt - p.submittedAt,
+      bootMs: this.bootShare(slot),
       workerId: slot.id,
       interpreter: slot.handle?.generation ?? -1,
       jobId: p.jobId,
@@ -615,6 +621,11 @@ export class SandboxPool {
       slot.state = 'idle';
       this.pump();
     }
+  }
+
+  /** The start-up time a job is charged: its worker's, on the first job that worker runs; 0 after. */
+  private bootShare(slot: Slot | null): number {
+    return slot && slot.handle && slot.runsOnWorker === 0 ? slot.handle.bootMs : 0;
   }
 
   private finishSlotJob(slot: Slot, now: number): void {
@@ -657,6 +668,7 @@ export class SandboxPool {
       seconds: (now - started) / 1000,
       wallMs: now - started,
       queuedMs: (p.dispatchedAt || now) - p.submittedAt,
+      bootMs: p.dispatchedAt ? this.bootShare(slot) : 0,
       workerId: slot ? slot.id : -1,
       interpreter: -1,
       jobId: p.jobId,

@@ -77,6 +77,12 @@ export interface SandboxResult {
   wallMs: number;
   /** Time the job waited for a free worker. */
   queuedMs: number;
+  /**
+   * Start-up time (spawn to ready, restored from the snapshot) of the worker that ran the job, on the
+   * first job that worker ran, 0 otherwise: a fresh worker per job is part of each job's cost, though
+   * spares start it ahead of time, off the job's latency.
+   */
+  bootMs: number;
   workerId: number;
   /**
    * The worker instance (interpreter) that ran the job, unique within the pool; -1 when none did. With

@@ -1,10 +1,12 @@
 // Compute accounting (method.md 5): busy time per component, measured where the work ran, and the
 // wall clock. The sum of busy times is this project's analogue of the paper's GPU-hours: what the
 // run would cost if every component had a machine of its own, busy only while it works. Sandbox
-// time is summed over workers, so two workers running in parallel for 1 s count 2 s.
+// time is summed over workers, so two workers running in parallel for 1 s count 2 s. Starting a fresh
+// interpreter for every job is its own component (sandboxStart): real work the isolation costs, done
+// ahead of the job by a spare worker, so off its latency but not free.
 // Nothing here estimates: each number is the sum of measurements that ports and the loop report.
 
-export const COST_COMPONENTS = ['policySampling', 'worldModel', 'sandbox', 'policyUpdate'] as const;
+export const COST_COMPONENTS = ['policySampling', 'worldModel', 'sandbox', 'sandboxStart', 'policyUpdate'] as const;
 export type CostComponent = (typeof COST_COMPONENTS)[number];
 
 export interface CostCounts {
@@ -32,7 +34,7 @@ export interface CostSheet {
 
 export function emptyCost(): CostSheet {
   return {
-    busyMs: { policySampling: 0, worldModel: 0, sandbox: 0, policyUpdate: 0 },
+    busyMs: { policySampling: 0, worldModel: 0, sandbox: 0, sandboxStart: 0, policyUpdate: 0 },
     totalBusyMs: 0,
     wallMs: 0,
     counts: { programsSampled: 0, worldModelScored: 0, worldModelForwards: 0, executions: 0, updates: 0 },
@@ -72,7 +74,8 @@ export class CostMeter {
 /** a + b, component by component. */
 export function addCosts(a: CostSheet, b: CostSheet): CostSheet {
   const out = emptyCost();
-  for (const c of COST_COMPONENTS) out.busyMs[c] = a.busyMs[c] + b.busyMs[c];
+  // run files written before sandboxStart existed have no such entry: it was not measured, so 0 here
+  for (const c of COST_COMPONENTS) out.busyMs[c] = (a.busyMs[c] ?? 0) + (b.busyMs[c] ?? 0);
   out.totalBusyMs = a.totalBusyMs + b.totalBusyMs;
   out.wallMs = a.wallMs + b.wallMs;
   for (const k of Object.keys(out.counts) as (keyof CostCounts)[]) out.counts[k] = a.counts[k] + b.counts[k];
@@ -81,7 +84,7 @@ export function addCosts(a: CostSheet, b: CostSheet): CostSheet {
 
 /** Each component's share of the total busy time (0 when nothing was charged). */
 export function costShares(sheet: CostSheet): Record<CostComponent, number> {
-  const out = { policySampling: 0, worldModel: 0, sandbox: 0, policyUpdate: 0 };
-  if (sheet.totalBusyMs > 0) for (const c of COST_COMPONENTS) out[c] = sheet.busyMs[c] / sheet.totalBusyMs;
+  const out = { policySampling: 0, worldModel: 0, sandbox: 0, sandboxStart: 0, policyUpdate: 0 };
+  if (sheet.totalBusyMs > 0) for (const c of COST_COMPONENTS) out[c] = (sheet.busyMs[c] ?? 0) / sheet.totalBusyMs;
   return out;
 }

@@ -58,7 +58,10 @@ export async function evaluatePolicy(policy: PolicyPort, executor: ExecutorPort,
   meter.count('programsSampled', requests.length);
   const runs = await executor.run(sampled.samples.map((s, j) => ({ taskId: tasks[Math.floor(j / k)].id, program: s.program })));
   if (runs.length !== requests.length) throw new Error(`evaluation: executor returned ${runs.length} results for ${requests.length} programs`);
-  for (const r of runs) meter.charge('sandbox', r.busyMs);
+  for (const r of runs) {
+    meter.charge('sandbox', r.busyMs);
+    meter.charge('sandboxStart', r.startMs);
+  }
   meter.count('executions', runs.length);
 
   const perTask: TaskEvaluation[] = tasks.map((t, ti) => {

@@ -123,6 +123,8 @@ export interface ExecutionResult {
   medal: MedalName | null;
   /** Busy time of the worker that ran it (dispatch to result), ms. */
   busyMs: number;
+  /** Start-up of the interpreter it had to itself (0 when none was started for it), ms. */
+  startMs: number;
   /** Which executor worker ran it (-1 when not applicable). */
   workerId: number;
   /** A short reason for a failure (error line, invalid predictions message). */

@@ -285,7 +285,10 @@ export class Trainer {
       meter.count('worldModelForwards', wm.forwards);
     }
     if (runs.length !== anchorRequests.length) throw new Error(`trainer: executor returned ${runs.length} results for ${anchorRequests.length} programs`);
-    for (const r of runs) meter.charge('sandbox', r.busyMs);
+    for (const r of runs) {
+      meter.charge('sandbox', r.busyMs);
+      meter.charge('sandboxStart', r.startMs);
+    }
     meter.count('executions', runs.length);
     const realByGroup = new Map<number, ExecutionResult[]>();
     plan.anchors.forEach((g, k) => realByGroup.set(g, runs.slice(k * n, (k + 1) * n)));

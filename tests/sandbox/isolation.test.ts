@@ -235,6 +235,8 @@ describe('cross-job invariance (one worker slot, attack then honest then harvest
     expect(alone.status, alone.traceback).toBe('ok');
     const interpreters = new Set([alone, ...rounds.flatMap((r) => [r.attacker, r.honest, r.harvest])].map((r) => r.interpreter));
     expect(interpreters.size, 'every job had an interpreter of its own').toBe(1 + 3 * rounds.length);
+    // and each job is charged its own interpreter's start-up (the compute accounting counts it)
+    for (const r of [alone, ...rounds.flatMap((x) => [x.attacker, x.honest, x.harvest])]) expect(r.bootMs, `job ${r.jobId}`).toBeGreaterThan(0);
     for (const { attack, attacker, honest, harvest } of rounds) {
       expect(attacker.stdout + attacker.stderr, `${attack.name}: the attack did not take hold in its own job (${attacker.status} ${attacker.traceback ?? ''})`).toContain('PLANTED');
       expect(attacker.stdout, attack.name).not.toContain('REACHED SNAPSHOT');
@@ -286,6 +288,9 @@ describe('cross-job invariance (one worker slot, attack then honest then harvest
       const how = [attacker, honest, harvest].map((r) => `${r.interpreter}:${r.status}:${r.reason ?? ''}:${(r.traceback ?? '').slice(-200)}`).join(' | ');
       // The harvester may get a new worker: one that passed a cap is replaced, reused or not.
       expect(honest.interpreter, `${attack.name}: ${how}`).toBe(attacker.interpreter);
+      // a reused interpreter's start-up is charged once, to the first job it runs
+      expect(attacker.bootMs, attack.name).toBeGreaterThan(0);
+      expect(honest.bootMs, attack.name).toBe(0);
       expect(attacker.stdout + attacker.stderr, attack.name).toContain('PLANTED');
       const seen = fingerprint(honest, true) !== fingerprint(alone, true) || harvest.stdout.includes(MARKER) || harvest.stdout.includes(LEFT);
       if (!seen) missed.push(attack.name);

@@ -38,6 +38,7 @@ export const COST_LABELS: Record<CostComponent, string> = {
   policySampling: 'policy sampling',
   worldModel: 'world-model forwards',
   sandbox: 'sandbox executions',
+  sandboxStart: 'sandbox start-up (a fresh interpreter per job)',
   policyUpdate: 'policy update',
 };
 
@@ -45,7 +46,7 @@ export const COST_LABELS: Record<CostComponent, string> = {
 export function costSeries(records: readonly StepRecord[]) {
   const components = Object.keys(COST_LABELS) as CostComponent[];
   return {
-    components: components.map((c) => ({ component: c, points: pts(records, (r) => r.cumulativeCost.busyMs[c] / 1000) })),
+    components: components.map((c) => ({ component: c, points: pts(records, (r) => (r.cumulativeCost.busyMs[c] ?? 0) / 1000) })),
     total: pts(records, (r) => r.cumulativeCost.totalBusyMs / 1000),
     wall: pts(records, (r) => r.cumulativeCost.wallMs / 1000),
   };

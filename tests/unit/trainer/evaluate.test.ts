@@ -2,7 +2,7 @@
 // never runs programs), plus the 95% interval helper.
 import { describe, expect, it } from 'vitest';
 import { evaluatePolicy } from '../../../src/training/evaluate.ts';
-import { cpuPolicy, FIXTURE_BUSY_MS, FixtureExecutor, fixtureScore, HELD_OUT } from './fixtures.ts';
+import { cpuPolicy, FIXTURE_BUSY_MS, FIXTURE_START_MS, FixtureExecutor, fixtureScore, HELD_OUT } from './fixtures.ts';
 
 const sampling = { maxNewTokens: 10, temperature: 1, topK: 0 };
 
@@ -28,6 +28,7 @@ describe('evaluatePolicy', { timeout: 30_000 }, () => {
     expect(res.anyMedalRate).toBeCloseTo(perTask.filter((xs) => xs.some((x) => x.medal !== null)).length / perTask.length, 12);
     expect(res.validRunRate).toBeCloseTo(all.filter((x) => x.ok).length / all.length, 12);
     expect(res.cost.busyMs.sandbox).toBeCloseTo(FIXTURE_BUSY_MS * k * HELD_OUT.length, 9);
+    expect(res.cost.busyMs.sandboxStart).toBeCloseTo(FIXTURE_START_MS * k * HELD_OUT.length, 9);
     expect(res.cost.busyMs.policySampling).toBeGreaterThan(0);
     expect(res.cost.busyMs.worldModel).toBe(0);
 

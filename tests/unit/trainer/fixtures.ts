@@ -75,6 +75,8 @@ export function fixtureScore(taskId: string, program: string): { score: number; 
 }
 
 export const FIXTURE_BUSY_MS = 7;
+/** each execution's interpreter start-up, ms */
+export const FIXTURE_START_MS = 3;
 
 /** TEST FIXTURE executor: grades fixtureScore, never executes anything. */
 export class FixtureExecutor implements ExecutorPort {
@@ -83,7 +85,7 @@ export class FixtureExecutor implements ExecutorPort {
     this.calls.push([...requests]);
     return requests.map((r, i) => {
       const f = fixtureScore(r.taskId, r.program);
-      return { score: f.score, status: f.ok ? 'ok' : 'error', medal: f.medal, busyMs: FIXTURE_BUSY_MS, workerId: i % 2 };
+      return { score: f.score, status: f.ok ? 'ok' : 'error', medal: f.medal, busyMs: FIXTURE_BUSY_MS, startMs: FIXTURE_START_MS, workerId: i % 2 };
     });
   }
   get executed(): number {

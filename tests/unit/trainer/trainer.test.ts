@@ -5,7 +5,7 @@ import { Trainer, tokenBudget, type StepRecord, type TrainerPorts } from '../../
 import { COST_COMPONENTS } from '../../../src/training/cost.ts';
 import type { TrainerConfig } from '../../../src/training/trainer.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
-import { cpuPolicy, FIXTURE_BUSY_MS, FixedTasks, FixtureExecutor, fixtureScore, RecordingPolicy, testConfig, TinyWorldModel } from './fixtures.ts';
+import { cpuPolicy, FIXTURE_BUSY_MS, FIXTURE_START_MS, FixedTasks, FixtureExecutor, fixtureScore, RecordingPolicy, testConfig, TinyWorldModel } from './fixtures.ts';
 
 async function setup(config: TrainerConfig, policySeed = 3) {
   const policy = new RecordingPolicy(await cpuPolicy(policySeed));
@@ -135,6 +135,7 @@ describe('Trainer', { timeout: 30_000 }, () => {
       const sum = COST_COMPONENTS.reduce((a, c) => a + r.cost.busyMs[c], 0);
       expect(r.cost.totalBusyMs).toBeCloseTo(sum, 9);
       expect(r.cost.busyMs.sandbox).toBeCloseTo(FIXTURE_BUSY_MS * r.executions, 9);
+      expect(r.cost.busyMs.sandboxStart).toBeCloseTo(FIXTURE_START_MS * r.executions, 9);
       expect(r.cost.busyMs.policySampling).toBeGreaterThan(0);
       expect(r.cost.busyMs.worldModel).toBeGreaterThan(0);
       expect(r.cost.busyMs.policyUpdate).toBeGreaterThan(0);
