@@ -6,18 +6,16 @@ import { resolve } from 'node:path';
 import { publishResults, vendorAssets } from './scripts/vendor-assets.mjs';
 import { sourceStamp, STAMP_FILE } from './scripts/source-stamp.mjs';
 import { sandboxWorkerHeaders } from './src/sandbox-pyodide/vite-plugin.ts';
+import { ISOLATION_HEADERS, isolationServiceWorker } from './src/app/static-host.ts';
 
 // Dawn (the `webgpu` package) finds SwiftShader only through the Vulkan loader's environment, which
 // must be set before any worker thread starts: vitest's `test.env` comes too late for the loader.
 process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
 
 // crossOriginIsolated is needed for threaded wasm (onnxruntime-web) and for the sandbox's
-// SharedArrayBuffer interrupt flag, so every server this project starts sends these headers.
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
+// SharedArrayBuffer interrupt flag, so every server this project starts sends these headers; on a
+// host that cannot, the build's service worker adds them (src/app/static-host.ts).
+const isolation = { ...ISOLATION_HEADERS };
 
 // Pyodide and onnxruntime-web load their runtime files by URL: keep public/vendor in step with
 // node_modules. The committed experiment summaries are published to public/results the same way.
@@ -55,7 +53,9 @@ function stamp(): Plugin {
 const quietTimings = { bundlerTimings: false };
 
 export default defineConfig({
-  plugins: [vendor(), svelte(), sandboxWorkerHeaders(), stamp()],
+  // A relative base: the build works from any folder of a host (src/primitives/app-root.ts).
+  base: './',
+  plugins: [vendor(), svelte(), sandboxWorkerHeaders(), isolationServiceWorker(), stamp()],
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
   worker: { format: 'es', rolldownOptions: { checks: quietTimings } },

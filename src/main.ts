@@ -1,8 +1,13 @@
 import { mount } from 'svelte';
+import { ensureCrossOriginIsolated } from './app/cross-origin-isolation';
 import App from './ui/App.svelte';
 import './ui/global.css';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');
-target.textContent = '';
-mount(App, { target });
+const isolation = await ensureCrossOriginIsolated();
+if (isolation !== 'reloading') {
+  if (typeof isolation === 'object') console.warn(`not cross-origin isolated: ${isolation.unavailable}`);
+  target.textContent = '';
+  mount(App, { target });
+}

@@ -3,6 +3,7 @@
 // world-model worker, sandbox pool and page-side grader. 'sft' runs evaluate the starting policy
 // only; 'train' runs train for config.steps, then evaluate on the held-out tasks with the same
 // sampling seeds. Progress goes to window.experimentProgress when the driver exposes it.
+import { appUrl } from '../primitives/app-root.ts';
 import type { StepRecord } from '../training/trainer';
 import { FOLDER_MODELS_PATH, trimRecord, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
 import { createTrainer, type TrainerSession } from './create-trainer';
@@ -67,7 +68,7 @@ async function run(request: RunRequest): Promise<RunResult> {
     const models =
       request.models === 'tiny' ? await tinyModels()
       : request.models === 'committed' ? await loadCommittedModels()
-      : await loadCommittedModels(`/${FOLDER_MODELS_PATH}`, request.models.slice('folder:'.length));
+      : await loadCommittedModels(appUrl(FOLDER_MODELS_PATH), request.models.slice('folder:'.length));
     session = await createTrainer(request.config, { models, pool: request.poolSize === null ? {} : { size: request.poolSize }, executionTimeoutMs: request.executionTimeoutMs });
     startupMs = performance.now() - t0;
     environment = {

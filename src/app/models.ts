@@ -2,6 +2,7 @@
 // exist, their sizes and hashes, and the configuration. The page fetches each file once, checks it
 // against the manifest (size, sha256) and hands the checked bytes to the workers, so a truncated or
 // replaced file is refused here with its name instead of failing, or training, further on.
+import { appUrl } from '../primitives/app-root.ts';
 import type { TokenizerJSON } from '../model/tokenizer';
 import {
   ModelIntegrityError,
@@ -45,7 +46,7 @@ async function fetchBytes(url: URL, path: string): Promise<Uint8Array> {
  * Reads <base>/manifest.json and every model file it lists as required, each checked against the
  * manifest before use; `name` is how messages name the folder (public/models, or a --models folder).
  */
-export async function loadCommittedModels(base = '/models/', name = 'public/models'): Promise<ModelSources> {
+export async function loadCommittedModels(base = appUrl('models/'), name = 'public/models'): Promise<ModelSources> {
   const root = new URL(base, self.location.href);
   const manifestPath = `${name}/manifest.json`;
   const res = await fetch(new URL('manifest.json', root));

@@ -3,8 +3,9 @@
 // the production isolation headers (vite preview), and launch Debian's headless Chromium. A stale
 // build would run old code under new names, so every caller rebuilds rather than guesses.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, extname, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { preview } from 'vite';
@@ -49,6 +50,45 @@ export async function serveDist(root = PROJECT_ROOT): Promise<ServedDist> {
     throw new Error('preview server has no TCP address');
   }
   return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
+
+const STATIC_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.map': 'application/json',
+  '.zip': 'application/zip', '.txt': 'text/plain; charset=utf-8', '.jsonl': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Serves `root`'s dist/ the way a plain static host does (GitHub Pages and the like): under
+ * `basePath` (e.g. '/wmrl/'), with content types only, no isolation or CSP headers, 404 elsewhere.
+ * On 127.0.0.1, an ephemeral port unless `port` is given.
+ */
+export async function serveDistStatic(opts: { root?: string; basePath?: string; port?: number } = {}): Promise<ServedDist> {
+  const dist = resolve(opts.root ?? PROJECT_ROOT, 'dist');
+  const base = opts.basePath ?? '/';
+  if (!base.startsWith('/') || !base.endsWith('/')) throw new Error(`base path ${base}: must start and end with '/'`);
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
+    if (!path.startsWith(base)) return void res.writeHead(404).end('not found');
+    const rel = path.slice(base.length);
+    const file = resolve(dist, normalize(rel === '' || rel.endsWith('/') ? `${rel}index.html` : rel));
+    if (!file.startsWith(dist + sep) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'Content-Type': STATIC_TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(opts.port ?? 0, '127.0.0.1', ok);
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('static server has no TCP address');
+  return {
+    url: `http://127.0.0.1:${address.port}${base}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 // Tensor.fromGpuBuffer inputs), and through the world-model worker. Inputs and outputs are plain
 // arrays so that they cross page.evaluate unchanged.
 
+import { appUrl } from '../primitives/app-root.ts';
 import { startWorldModelWorker } from '../workers/world-model-client';
 import { WorldModelRunner } from '../model/onnx/world-model-runner';
 import type { WorldModelPair } from '../model/onnx/world-model-runner';
@@ -12,7 +13,7 @@ import type { TokenizerJSON } from '../model/tokenizer';
 type OrtModule = typeof import('onnxruntime-web');
 
 function configure(ortModule: OrtModule, threads: number): void {
-  ortModule.env.wasm.wasmPaths = new URL('/vendor/ort/', self.location.href).href;
+  ortModule.env.wasm.wasmPaths = appUrl('vendor/ort/');
   ortModule.env.wasm.numThreads = threads;
   ortModule.env.logLevel = 'error';
 }

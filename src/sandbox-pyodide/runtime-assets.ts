@@ -2,6 +2,8 @@
 // (compiled here, shared with each worker by postMessage), the standard library and the lock file
 // with its package list emptied (a stray loadPackage then fails instead of reaching for the network).
 
+import { appUrl } from '../primitives/app-root.ts';
+
 export interface RuntimeAssets {
   indexURL: string;
   wasmModule: WebAssembly.Module;
@@ -13,7 +15,7 @@ export interface RuntimeAssets {
 
 /** The vendored Pyodide directory of this app (public/vendor/pyodide, see scripts/vendor-assets.mjs). */
 export function defaultIndexURL(): string {
-  return new URL(`${import.meta.env.BASE_URL}vendor/pyodide/`, globalThis.location.href).href;
+  return appUrl('vendor/pyodide/');
 }
 
 async function fetchOk(url: string): Promise<Response> {

@@ -23,5 +23,8 @@ export const SANDBOX_WORKER_CSP = [
  */
 export function isSandboxWorkerPath(url: string): boolean {
   const path = url.split(/[?#]/, 1)[0] ?? '';
-  return /(^|\/)sandbox-worker(-[A-Za-z0-9_-]+)?\.(js|mjs|ts)$/.test(path);
+  return SANDBOX_WORKER_PATH.test(path);
 }
+
+/** The worker script's path (without query), under any base path. */
+export const SANDBOX_WORKER_PATH = /(^|\/)sandbox-worker(-[A-Za-z0-9_-]+)?\.(js|mjs|ts)$/;

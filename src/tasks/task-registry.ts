@@ -2,6 +2,7 @@
 // the hidden labels and the leaderboard. File access goes through an injectable loader: fetch
 // from /tasks/ in the browser, the file system in Node (see node-file-loader.ts).
 
+import { appUrl } from '../primitives/app-root.ts';
 import { TaskDataError } from './task-errors.ts';
 import { toIndexEntry, type TaskIndex, type TaskIndexEntry } from './task-index.ts';
 import type { Leaderboard } from './leaderboard.ts';
@@ -11,8 +12,8 @@ import type { BuiltTask, TaskLabels, TaskMeta } from './task-types.ts';
 /** Reads a file of the suite by its path relative to the suite's root (e.g. "index.json"). */
 export type TaskFileLoader = (relativePath: string) => Promise<string>;
 
-/** Loader for the browser: fetches from a base URL (default: the app's /tasks/ folder). */
-export function fetchLoader(baseUrl = '/tasks/'): TaskFileLoader {
+/** Loader for the browser: fetches from a base URL (default: the app's tasks/ folder, wherever the app is served). */
+export function fetchLoader(baseUrl = appUrl('tasks/')): TaskFileLoader {
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   return async (path) => {
     const res = await fetch(base + path);

@@ -2,6 +2,7 @@
 // thread count, where the runtime's .wasm/.mjs files are served in the browser, session options, and
 // a queue because onnxruntime-web may only create one session at a time.
 
+import { appUrl } from '../../primitives/app-root.ts';
 import * as ort from 'onnxruntime-web';
 
 export { ort };
@@ -30,7 +31,7 @@ export function configureOrt(options: OrtRuntimeOptions = {}): void {
   configured = true;
   ort.env.wasm.numThreads = options.numThreads ?? defaultThreads();
   if (options.wasmPaths) ort.env.wasm.wasmPaths = options.wasmPaths;
-  else if (isBrowser) ort.env.wasm.wasmPaths = new URL('/vendor/ort/', self.location.href).href;
+  else if (isBrowser) ort.env.wasm.wasmPaths = appUrl('vendor/ort/');
   ort.env.logLevel = 'error';
 }
 

@@ -3,6 +3,7 @@
 // forwards on onnxruntime-web, on the WebGPU EP (the onnxruntime-web/webgpu bundle, sharing a
 // GPUDevice we own, outputs left in GPU buffers until read) where there is WebGPU, else on the wasm EP.
 
+import { appUrl } from '../../primitives/app-root.ts';
 import { acquireDevice } from '../../primitives/webgpu-device.ts';
 import type { Tokenizer } from '../tokenizer.ts';
 import { SPECIAL_TOKENS } from '../tokenizer.ts';
@@ -55,7 +56,7 @@ async function webgpuBackend(bytes: Uint8Array, device: GPUDevice, options: Worl
   const ortWebgpu = (await import('onnxruntime-web/webgpu')) as unknown as OrtModule;
   ortWebgpu.env.wasm.numThreads = 1;
   ortWebgpu.env.logLevel = 'error';
-  const paths = options.wasmPaths ?? (typeof self !== 'undefined' && 'location' in self ? new URL('/vendor/ort/', self.location.href).href : undefined);
+  const paths = options.wasmPaths ?? (typeof self !== 'undefined' && 'location' in self ? appUrl('vendor/ort/') : undefined);
   if (paths) ortWebgpu.env.wasm.wasmPaths = paths;
   const provider = { name: 'webgpu', device } as unknown as ort.InferenceSession.ExecutionProviderConfig;
   const session = await ortWebgpu.InferenceSession.create(bytes, {
