@@ -1,6 +1,6 @@
 // `npm run build:models`: the models pipeline (src/pipeline/run-pipeline.ts) from the command line.
 //   tsx src/cli/build-models.ts [--seed 1] [--config small] [--stage all|<stage>|<from>..<to>] [--quick]
-//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--wm-loss mse|bce] [--wm-lr X]
+//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--wm-loss mse|bce] [--wm-target percentile|task-centred] [--wm-lr X]
 //                               [--validate-only TAG] [--samples-per-task K] [--threads N]
 //                               [--out public/models] [--work .cache/models-build]
 //                               [--world-model-from DIR]  (export: take DIR's world model, same tokenizer required)
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       'wm-steps': { type: 'string' },
       'wm-epochs': { type: 'string' },
       'wm-loss': { type: 'string' },
+      'wm-target': { type: 'string' },
       'wm-lr': { type: 'string' },
       'validate-only': { type: 'string' },
       'samples-per-task': { type: 'string' },
@@ -59,6 +60,10 @@ async function main(): Promise<void> {
   if (values['wm-loss']) {
     if (values['wm-loss'] !== 'mse' && values['wm-loss'] !== 'bce') throw new Error(`--wm-loss must be mse or bce, got ${values['wm-loss']}`);
     settings.wm.loss = values['wm-loss'];
+  }
+  if (values['wm-target'] !== undefined && values['wm-target'] !== 'percentile') {
+    if (values['wm-target'] !== 'task-centred') throw new Error(`--wm-target must be percentile or task-centred, got ${values['wm-target']}`);
+    settings.wm.target = 'task-centred';
   }
   if (values['wm-lr']) {
     const lr = Number(values['wm-lr']);

@@ -20,6 +20,13 @@ export interface WmTrainOptions extends TrainStepsOptions {
   seed: number;
   /** 'mse' (default) or 'bce'; both minimised by E[y] = P(run) x E[score | it runs] */
   loss?: WorldModelLossKind;
+  /**
+   * What the score head is trained towards: the percentile y (default), or 'task-centred', y minus its
+   * task's mean plus the overall mean (clamped to [0, 1]). GRPO only uses the ranking inside a group,
+   * which is one task, and a held-out task's level cannot be read from its card anyway; centring
+   * spends none of the model on it.
+   */
+  target?: 'task-centred';
   /** wasm threads for onnxruntime-web */
   threads?: number;
   log?: (line: string) => void;
@@ -48,7 +55,8 @@ export async function trainWorldModel(init: Model, tokenizer: Tokenizer, example
   const curve: { step: number; loss: number }[] = [];
   const t0 = performance.now();
   try {
-    const objective = (idx: readonly number[]) => ({ kind: 'wm' as const, targets: idx.map((i) => examples[i].y), loss: options.loss ?? 'mse' });
+    const targets = options.target === 'task-centred' ? taskCentredTargets(examples) : examples.map((e) => e.y);
+    const objective = (idx: readonly number[]) => ({ kind: 'wm' as const, targets: idx.map((i) => targets[i]), loss: options.loss ?? 'mse' });
     await trainSteps(engine, seqs, objective, options, rng, ({ step, loss }) => {
       curve.push({ step, loss });
       if (step % 10 === 1 || step === options.steps) log(`wm step ${step}/${options.steps} mse ${loss.toFixed(4)} ${((performance.now() - t0) / 1000).toFixed(0)} s`);
@@ -57,6 +65,22 @@ export async function trainWorldModel(init: Model, tokenizer: Tokenizer, example
   } finally {
     await engine.dispose();
   }
+}
+
+/** y - mean of its task's y + mean of all y, clamped to [0, 1]. */
+export function taskCentredTargets(examples: readonly Pick<WmExample, 'taskId' | 'y'>[]): number[] {
+  const sums = new Map<string, { sum: number; n: number }>();
+  for (const e of examples) {
+    const s = sums.get(e.taskId) ?? { sum: 0, n: 0 };
+    s.sum += e.y;
+    s.n++;
+    sums.set(e.taskId, s);
+  }
+  const overall = examples.reduce((a, e) => a + e.y, 0) / Math.max(1, examples.length);
+  return examples.map((e) => {
+    const s = sums.get(e.taskId)!;
+    return Math.min(1, Math.max(0, e.y - s.sum / s.n + overall));
+  });
 }
 
 /** Scores with the exported ONNX world model on the wasm backend. */
