@@ -2,6 +2,10 @@
 // sandbox pool (concurrently), wires them into the ports, and drives the loop with start / stop /
 // resume, a callback per StepRecord, checkpoints (plain data, ready for IndexedDB) and held-out
 // evaluation. Everything runs on the page except the three kinds of workers.
+//
+// The slow part (models, workers, sandbox) does not depend on the run's settings, so it can be
+// started on its own as soon as the view opens (startTrainerRuntime) and handed to createTrainer
+// when the user asks for a step.
 import { SandboxPool, type PoolOptions, type PoolStats } from '../sandbox-pyodide/pool';
 import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
 import { startPolicyWorker, workerPolicyPort, type PolicyWorkerHandle } from '../workers/policy-client';
@@ -30,6 +34,75 @@ export interface CreateTrainerOptions {
   checkpoint?: TrainerCheckpoint;
   /** Hears every operation (start-up, each phase of a step, evaluation) as it begins, advances and ends. */
   progress?: ProgressTracker;
+  /** Models, workers and sandbox started ahead (startTrainerRuntime); the session owns it from here. */
+  runtime?: TrainerRuntime;
+}
+
+/** Options of the settings-independent part: models, workers and sandbox. */
+export type RuntimeOptions = Pick<CreateTrainerOptions, 'models' | 'policyBackend' | 'worldModelBackend' | 'pool' | 'progress'> & {
+  /** Largest sampling batch the policy engine is sized for (B x n of a step); default 64. */
+  maxBatch?: number;
+};
+
+/** The loaded models in their workers and a booted sandbox pool, ready for a trainer. */
+export interface TrainerRuntime {
+  readonly models: ModelSources;
+  readonly policyHandle: PolicyWorkerHandle;
+  readonly wmHandle: WorldModelWorkerHandle;
+  readonly pool: SandboxPool;
+  readonly policyInfo: PolicyInfo;
+  readonly wmInfo: WorldModelInfo;
+  /** What it was started with, to tell whether it serves a run's settings. */
+  readonly maxBatch: number;
+  readonly policyBackend: PolicyBackendChoice;
+  readonly worldModelBackend: 'auto' | 'webgpu' | 'wasm';
+  dispose(): Promise<void>;
+}
+
+export async function startTrainerRuntime(options: RuntimeOptions = {}): Promise<TrainerRuntime> {
+  const progress = options.progress;
+  const track = <T>(key: string, label: string, work: () => Promise<T>): Promise<T> => (progress ? progress.track(key, label, work) : work());
+  const models = options.models ?? (await track('start.models', 'Loading and checking the models', () => loadCommittedModels()));
+  const maxBatch = Math.max(64, options.maxBatch ?? 0);
+  const policyBackend = options.policyBackend ?? 'auto';
+  const worldModelBackend = options.worldModelBackend ?? 'auto';
+  const policyHandle: PolicyWorkerHandle = startPolicyWorker();
+  const wmHandle: WorldModelWorkerHandle = startWorldModelWorker();
+  const pool = new SandboxPool(options.pool);
+  const cleanup = () => {
+    policyHandle.terminate();
+    wmHandle.terminate();
+    pool.close();
+  };
+  try {
+    // Workers load copies: transferred bytes would be unusable on the page afterwards.
+    const copy = <T extends ArrayBuffer | Uint8Array | string>(x: T): T => (typeof x === 'string' ? x : (x.slice(0) as T));
+    const [policyInfo, wmInfo] = await Promise.all([
+      track('start.policy', 'Loading the policy into its worker', () =>
+        policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: policyBackend, maxBatch })),
+      track('start.world-model', 'Loading the world model into its worker', () =>
+        wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: worldModelBackend })),
+      startPool(pool, progress),
+    ]);
+    return {
+      models, policyHandle, wmHandle, pool, policyInfo, wmInfo, maxBatch, policyBackend, worldModelBackend,
+      async dispose() {
+        await policyHandle.api.release().catch(() => undefined);
+        await wmHandle.api.release().catch(() => undefined);
+        cleanup();
+      },
+    };
+  } catch (e) {
+    cleanup();
+    throw e;
+  }
+}
+
+/** Whether a runtime started with `runtime`'s options serves a run of `config` with these backends. */
+export function runtimeServes(runtime: TrainerRuntime, config: TrainerConfig, options: Pick<CreateTrainerOptions, 'policyBackend' | 'worldModelBackend'>): boolean {
+  return runtime.maxBatch >= config.groupsPerStep * config.groupSize
+    && runtime.policyBackend === (options.policyBackend ?? 'auto')
+    && runtime.worldModelBackend === (options.worldModelBackend ?? 'auto');
 }
 
 export type TrainerState = 'idle' | 'running' | 'stopping' | 'done' | 'failed';
@@ -70,32 +143,13 @@ export interface TrainerSession {
 
 export async function createTrainer(config: TrainerConfig, options: CreateTrainerOptions = {}): Promise<TrainerSession> {
   const progress = options.progress;
-  const track = <T>(key: string, label: string, work: () => Promise<T>): Promise<T> => (progress ? progress.track(key, label, work) : work());
-  const models = options.models ?? (await track('start.models', 'Loading and checking the models', () => loadCommittedModels()));
-  const policyHandle: PolicyWorkerHandle = startPolicyWorker();
-  const wmHandle: WorldModelWorkerHandle = startWorldModelWorker();
-  const pool = new SandboxPool(options.pool);
-  const cleanup = () => {
-    policyHandle.terminate();
-    wmHandle.terminate();
-    pool.close();
-  };
-  let policyInfo: PolicyInfo;
-  let wmInfo: WorldModelInfo;
-  try {
-    // Workers load copies: transferred bytes would be unusable on the page afterwards.
-    const copy = <T extends ArrayBuffer | Uint8Array | string>(x: T): T => (typeof x === 'string' ? x : (x.slice(0) as T));
-    [policyInfo, wmInfo] = await Promise.all([
-      track('start.policy', 'Loading the policy into its worker', () =>
-        policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: options.policyBackend ?? 'auto', maxBatch: Math.max(64, config.groupsPerStep * config.groupSize) })),
-      track('start.world-model', 'Loading the world model into its worker', () =>
-        wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: options.worldModelBackend ?? 'auto' })),
-      startPool(pool, progress),
-    ]);
-  } catch (e) {
-    cleanup();
-    throw e;
-  }
+  const wanted = options.checkpoint?.config ?? config;
+  // a runtime started ahead for other settings (a larger batch, another backend) is replaced
+  const ahead = options.runtime && runtimeServes(options.runtime, wanted, options) ? options.runtime : null;
+  if (options.runtime && !ahead) await options.runtime.dispose();
+  const runtime = ahead ?? (await startTrainerRuntime({ ...options, maxBatch: wanted.groupsPerStep * wanted.groupSize }));
+  const { models, policyHandle, wmHandle, pool, policyInfo, wmInfo } = runtime;
+  const cleanup = () => void runtime.dispose();
   const registry = new TaskRegistry(fetchLoader(options.tasksBaseUrl));
   const tasks = new RegistryTasks(registry);
   const executor = new SandboxExecutor(pool, registry, options.executionTimeoutMs);
@@ -227,9 +281,7 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     async dispose() {
       stopRequested = true;
       if (loop) await loop.catch(() => undefined);
-      await policyHandle.api.release().catch(() => undefined);
-      await wmHandle.api.release().catch(() => undefined);
-      cleanup();
+      await runtime.dispose();
     },
   };
 }

@@ -2,7 +2,7 @@
 // so switching to another view neither stops nor drops the run (the loop keeps going in the
 // background and the view shows its live state when it is opened again). After every step the run
 // is written to the store's autosave slot, so a reload can offer to resume it where it was.
-import type { TrainerSession, TrainerState } from '../../app/create-trainer';
+import type { TrainerRuntime, TrainerSession, TrainerState } from '../../app/create-trainer';
 import { ProgressTracker, type Activity } from '../../app/progress';
 import { AUTOSAVE_ID, RunStore, type SavedRunSummary } from '../../app/run-store';
 import type { EvaluationResult } from '../../training/evaluate';
@@ -45,6 +45,22 @@ class TrainRun {
     return this.store;
   }
 
+  /** Models, workers and sandbox, started when the view opens (null once it failed: a step retries and says why). */
+  private ahead: Promise<TrainerRuntime | null> | null = null;
+
+  /**
+   * Starts what every run needs (models, workers, sandbox) in the background, without blocking the
+   * view, so the first step does not wait for it. A run of other settings (a larger batch, another
+   * backend) starts its own instead.
+   */
+  prepare = (): void => {
+    if (this.session || this.ahead) return;
+    const { policyBackend, worldModelBackend, groupsPerStep, groupSize } = this.settings;
+    this.ahead = import('../../app/create-trainer')
+      .then((m) => m.startTrainerRuntime({ policyBackend, worldModelBackend, progress: this.progress, maxBatch: groupsPerStep * groupSize }))
+      .catch(() => null);
+  };
+
   private async ensureSession(): Promise<TrainerSession> {
     return this.session ?? this.openSession(configOf(this.settings));
   }
@@ -53,7 +69,9 @@ class TrainRun {
     this.phase = 'starting';
     const { createTrainer } = await import('../../app/create-trainer');
     const { policyBackend, worldModelBackend } = this.settings;
-    const s = await createTrainer(config, { policyBackend, worldModelBackend, progress: this.progress, ...(checkpoint ? { checkpoint } : {}) });
+    const runtime = this.ahead ? await this.ahead : null;
+    this.ahead = null;
+    const s = await createTrainer(config, { policyBackend, worldModelBackend, progress: this.progress, ...(runtime ? { runtime } : {}), ...(checkpoint ? { checkpoint } : {}) });
     s.onStep((r) => (this.records = [...this.records, r]));
     s.onCheckpoint((r, c) => this.autosave(s, c, r.step + 1));
     s.onState((st, e) => {
@@ -130,6 +148,7 @@ class TrainRun {
     this.phase = 'idle';
     this.error = null;
     this.autosaveNote = null;
+    this.prepare();
   };
 
   refreshSaved = async () => {
