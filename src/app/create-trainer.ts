@@ -17,6 +17,7 @@ import { Trainer, type StepRecord, type TrainerCheckpoint, type TrainerConfig, t
 import { loadCommittedModels, type ModelSources } from './models';
 import type { ProgressTracker } from './progress';
 import { RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
+import { PoolStaticVerifier } from './static-verifier';
 
 export interface CreateTrainerOptions {
   /** Models to use; default: the committed public/models. */
@@ -153,6 +154,8 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
   const registry = new TaskRegistry(fetchLoader(options.tasksBaseUrl));
   const tasks = new RegistryTasks(registry);
   const executor = new SandboxExecutor(pool, registry, options.executionTimeoutMs);
+  // wmrl-static's verifier: its own interpreter, started on its first check
+  const verifier = new PoolStaticVerifier();
   // What a step or an evaluation is doing, told by the ports as they are called ('step' or 'eval').
   let doing: 'step' | 'eval' = 'step';
   const ports: TrainerPorts = trackedPorts(
@@ -161,6 +164,7 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
       worldModel: new WorkerWorldModel(wmHandle, `${wmInfo.backend} (${wmInfo.reason})`),
       executor,
       tasks,
+      verifier,
     },
     progress,
     () => (doing === 'step' ? { key: 'step', label: `Step ${trainer.stepsTaken + 1}` } : { key: 'eval', label: 'Evaluation' }),
@@ -281,6 +285,7 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     async dispose() {
       stopRequested = true;
       if (loop) await loop.catch(() => undefined);
+      verifier.close();
       await runtime.dispose();
     },
   };
@@ -311,9 +316,17 @@ async function startPool(pool: SandboxPool, progress: ProgressTracker | undefine
  */
 function trackedPorts(ports: TrainerPorts, progress: ProgressTracker | undefined, what: () => { key: string; label: string }): TrainerPorts {
   if (!progress) return ports;
-  const { policy, worldModel, executor } = ports;
+  const { policy, worldModel, executor, verifier } = ports;
   return {
     ...ports,
+    ...(verifier ? {
+      verifier: {
+        check: (programs: readonly string[]) => {
+          const w = what();
+          return progress.track(`${w.key}.verifier`, `${w.label}: the static check reads ${programs.length} programs`, () => verifier.check(programs));
+        },
+      },
+    } : {}),
     policy: {
       ...policy,
       sample: (requests, options) => {

@@ -13,6 +13,7 @@ export type MetricKey =
   | 'validRunRate'
   | 'busy.policySampling'
   | 'busy.worldModel'
+  | 'busy.verifier'
   | 'busy.sandbox'
   | 'busy.sandboxStart'
   | 'busy.policyUpdate'
@@ -40,6 +41,7 @@ export interface MetricSpec {
 const BUSY_LABEL: Record<CostComponent, string> = {
   policySampling: 'policy sampling busy s',
   worldModel: 'world model busy s',
+  verifier: 'static check busy s',
   sandbox: 'sandbox busy s',
   sandboxStart: 'sandbox start-up busy s',
   policyUpdate: 'policy update busy s',

@@ -114,6 +114,15 @@ export function renderReport(input: ReportInput): string {
     if (has('grpo-all-real')) lines.push(comparisonLine(pairedComparison(runs, 'wmrl-unreadable', 'grpo-all-real', 'heldOut', 'difference'), 2));
     lines.push('');
   }
+  if (has('wmrl') && has('wmrl-static')) {
+    lines.push(
+      'Beyond the paper: WMRL with the free verifier (rejected programs get 0 unscored and unrun) against WMRL, paired differences of the held-out score (x100) and the ratio of total busy time:',
+      '',
+      comparisonLine(pairedComparison(runs, 'wmrl-static', 'wmrl', 'heldOut', 'difference'), 2),
+      comparisonLine(pairedComparison(runs, 'wmrl-static', 'wmrl', 'busyTotal', 'ratio'), 2),
+      '',
+    );
+  }
   const failed = runs.filter((r) => r.status !== 'ok');
   if (failed.length > 0) {
     lines.push('## Failed runs', '');

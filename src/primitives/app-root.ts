@@ -6,7 +6,8 @@
 /** The app's root folder as an absolute URL ending in '/', in the page and in its workers. */
 export function appRoot(): string {
   const base: string = import.meta.env?.BASE_URL ?? '/';
-  const here = globalThis.location.href;
+  // self: the window on the page, the worker's global scope in a worker
+  const here = self.location.href;
   if (base.startsWith('/')) return new URL(base, here).href;
   // A relative build: a page is in the root; a worker's location is its script, in <root>/assets/.
   return new URL(typeof document === 'undefined' ? '../' : './', here).href;

@@ -3,10 +3,11 @@
 // run would cost if every component had a machine of its own, busy only while it works. Sandbox
 // time is summed over workers, so two workers running in parallel for 1 s count 2 s. Starting a fresh
 // interpreter for every job is its own component (sandboxStart): real work the isolation costs, done
-// ahead of the job by a spare worker, so off its latency but not free.
+// ahead of the job by a spare worker, so off its latency but not free. The free verifier of
+// wmrl-static is charged where it runs (verifier).
 // Nothing here estimates: each number is the sum of measurements that ports and the loop report.
 
-export const COST_COMPONENTS = ['policySampling', 'worldModel', 'sandbox', 'sandboxStart', 'policyUpdate'] as const;
+export const COST_COMPONENTS = ['policySampling', 'verifier', 'worldModel', 'sandbox', 'sandboxStart', 'policyUpdate'] as const;
 export type CostComponent = (typeof COST_COMPONENTS)[number];
 
 export interface CostCounts {
@@ -34,7 +35,7 @@ export interface CostSheet {
 
 export function emptyCost(): CostSheet {
   return {
-    busyMs: { policySampling: 0, worldModel: 0, sandbox: 0, sandboxStart: 0, policyUpdate: 0 },
+    busyMs: { policySampling: 0, verifier: 0, worldModel: 0, sandbox: 0, sandboxStart: 0, policyUpdate: 0 },
     totalBusyMs: 0,
     wallMs: 0,
     counts: { programsSampled: 0, worldModelScored: 0, worldModelForwards: 0, executions: 0, updates: 0 },
@@ -84,7 +85,7 @@ export function addCosts(a: CostSheet, b: CostSheet): CostSheet {
 
 /** Each component's share of the total busy time (0 when nothing was charged). */
 export function costShares(sheet: CostSheet): Record<CostComponent, number> {
-  const out = { policySampling: 0, worldModel: 0, sandbox: 0, sandboxStart: 0, policyUpdate: 0 };
+  const out = { policySampling: 0, verifier: 0, worldModel: 0, sandbox: 0, sandboxStart: 0, policyUpdate: 0 };
   if (sheet.totalBusyMs > 0) for (const c of COST_COMPONENTS) out[c] = (sheet.busyMs[c] ?? 0) / sheet.totalBusyMs;
   return out;
 }

@@ -111,6 +111,20 @@ export type ExecutionStatus = 'ok' | 'invalid' | 'error' | 'timeout' | 'memory' 
 
 export type MedalName = 'gold' | 'silver' | 'bronze';
 
+/** The free verifier's answer for one program: it may run, or why it cannot. */
+export interface StaticCheck {
+  ok: boolean;
+  reason?: string;
+}
+
+/**
+ * A verifier that reads programs without running them (wmrl-static, beyond the paper): does it
+ * compile, does every toolkit constructor take the keywords it is given.
+ */
+export interface VerifierPort {
+  check(programs: readonly string[]): Promise<{ results: StaticCheck[]; busyMs: number }>;
+}
+
 export interface ExecutionRequest {
   taskId: string;
   program: string;

@@ -26,7 +26,8 @@ export type PresetId =
   | 'ablation-debias-only'
   | 'ablation-both'
   | 'wmrl-ppi'
-  | 'wmrl-unreadable';
+  | 'wmrl-unreadable'
+  | 'wmrl-static';
 
 export interface Preset {
   id: PresetId;
@@ -60,7 +61,7 @@ export const WMRL_RHO = 0.125;
 
 function preset(
   id: PresetId, label: string, description: string, paper: Preset['paper'],
-  switches: Pick<TrainerConfig, 'rho' | 'debias' | 'fusion'> & Partial<Pick<TrainerConfig, 'worldModelReading'>>,
+  switches: Pick<TrainerConfig, 'rho' | 'debias' | 'fusion'> & Partial<Pick<TrainerConfig, 'worldModelReading' | 'staticCheck'>>,
 ): Preset {
   return { id, label, description, paper, config: { ...structuredClone(BASE_CONFIG), name: id, ...switches } };
 }
@@ -75,6 +76,7 @@ export const PRESETS: readonly Preset[] = [
   preset('ablation-both', 'Ablation: both (= WMRL)', 'Debiasing and denoising: the same switches as WMRL.', { mle: 16.4, dsbench: 28.8, gpuHours: null }, { rho: WMRL_RHO, debias: true, fusion: 'ivw' }),
   preset('wmrl-ppi', 'WMRL with PPI++ (beyond the paper)', 'Debiasing, and the PPI++ rectifier with an online lambda instead of fusion.', null, { rho: WMRL_RHO, debias: true, fusion: 'ppi' }),
   preset('wmrl-unreadable', 'Control: WMRL with an unreadable world model', "WMRL, but each step's world-model scores are shuffled across its programs, so they say nothing about the code (claim 5).", null, { rho: WMRL_RHO, debias: true, fusion: 'ivw', worldModelReading: 'shuffled' }),
+  preset('wmrl-static', 'WMRL with a free verifier (beyond the paper)', 'WMRL, but a program that does not compile, or gives a toolkit constructor a keyword it does not take, gets reward 0 without being scored or run.', null, { rho: WMRL_RHO, debias: true, fusion: 'ivw', staticCheck: true }),
 ];
 
 export function presetById(id: PresetId): Preset {

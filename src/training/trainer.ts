@@ -25,8 +25,8 @@ import { deriveSeed, mulberry32, sampleIndices, shuffleInPlace } from '../primit
 import { unreadableScores, type WorldModelReading } from '../wmrl/unreadable-world-model.ts';
 import type { BiasNoiseEstimate } from '../wmrl/theory.ts';
 import type {
-  ExecutionResult, ExecutionStatus, ExecutorPort, PolicyPort, PolicyUpdateResult, PolicyWeights, SamplingOptions, TaskSource, TaskView,
-  WorldModelPort,
+  ExecutionResult, ExecutionStatus, ExecutorPort, PolicyPort, PolicyUpdateResult, PolicyWeights, SamplingOptions, StaticCheck, TaskSource, TaskView,
+  VerifierPort, WorldModelPort,
 } from './ports.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 
@@ -62,6 +62,12 @@ export interface TrainerConfig {
   klBeta: number;
   /** 'shuffled': the claim-5 control, world-model scores permuted across the step (unreadable-world-model.ts). Default 'program'. */
   worldModelReading?: WorldModelReading;
+  /**
+   * wmrl-static (beyond the paper): a program the free verifier rejects (it does not compile, or a
+   * toolkit constructor does not take a keyword it is given) gets reward 0 without being scored or
+   * run. Needs ports.verifier.
+   */
+  staticCheck?: boolean;
 }
 
 /** Independent random streams, so e.g. changing n does not change which tasks are drawn. */
@@ -81,6 +87,7 @@ export function validateTrainerConfig(c: TrainerConfig): void {
   if (!(Number.isInteger(c.epochs) && c.epochs >= 1)) fail(`epochs must be a positive integer, got ${c.epochs}`);
   if (c.epochs > 1 && !(c.clipEpsilon > 0)) fail('more than one epoch needs a positive clipEpsilon');
   if (!(c.klBeta >= 0)) fail(`klBeta must be >= 0, got ${c.klBeta}`);
+  if (c.staticCheck !== undefined && typeof c.staticCheck !== 'boolean') fail(`staticCheck must be true or false, got ${String(c.staticCheck)}`);
   if (c.worldModelReading !== undefined && c.worldModelReading !== 'program' && c.worldModelReading !== 'shuffled') {
     fail(`worldModelReading must be 'program' or 'shuffled', got ${String(c.worldModelReading)}`);
   }
@@ -170,6 +177,8 @@ export interface TrainerPorts {
   worldModel: WorldModelPort;
   executor: ExecutorPort;
   tasks: TaskSource;
+  /** The free verifier, for configs with staticCheck. */
+  verifier?: VerifierPort;
 }
 
 /** A run between steps: enough to resume it exactly (structured-clone safe; weights are a Float32Array). */
@@ -189,6 +198,19 @@ function mean(values: readonly number[]): number | null {
 }
 
 const now = (): number => performance.now();
+
+/** The world model's scores of some programs (`idx`) as one score per program, 0 for the others. */
+function spread(total: number, idx: readonly number[], r: { scores: number[]; forwards: number; busyMs: number } | null): { scores: number[]; forwards: number; busyMs: number } {
+  const scores = new Array<number>(total).fill(0);
+  idx.forEach((j, k) => (scores[j] = r!.scores[k]));
+  return { scores, forwards: r?.forwards ?? 0, busyMs: r?.busyMs ?? 0 };
+}
+
+/** Results for the anchor programs `order`: the real run where one ran (`ran`, for `idx`), the verifier's rejection otherwise. */
+function spreadRuns(order: readonly number[], idx: readonly number[], ran: readonly ExecutionResult[], reason: (j: number) => string | undefined): ExecutionResult[] {
+  const byProgram = new Map(idx.map((j, k) => [j, ran[k]]));
+  return order.map((j) => byProgram.get(j) ?? { score: 0, status: 'error', medal: null, busyMs: 0, startMs: 0, workerId: -1, message: `static check: ${reason(j) ?? 'rejected'}` });
+}
 
 export class Trainer {
   readonly config: TrainerConfig;
@@ -265,31 +287,46 @@ export class Trainer {
     const group = <T>(flat: readonly T[], g: number): T[] => flat.slice(g * n, (g + 1) * n);
     const programs = sampled.samples.map((s) => s.program);
 
+    // 2b. wmrl-static: the free verifier reads every program; one it rejects is neither scored nor run.
+    let checks: StaticCheck[] | null = null;
+    if (c.staticCheck) {
+      if (!this.ports.verifier) throw new Error('trainer: staticCheck needs a verifier port');
+      const v = await this.ports.verifier.check(programs);
+      if (v.results.length !== programs.length) throw new Error(`trainer: verifier returned ${v.results.length} answers for ${programs.length} programs`);
+      meter.charge('verifier', v.busyMs);
+      checks = v.results;
+    }
+    const passes = (j: number) => checks === null || checks[j].ok;
+
     // 3. Anchor plan: which groups run for real.
     const plan = this.method.plan(B);
 
     // 4. World-model scores for every group and real runs of the anchor groups, concurrently.
     const callWorldModel = c.rho < 1;
-    const anchorRequests = plan.anchors.flatMap((g) => group(programs, g).map((program) => ({ taskId: tasks[g].id, program })));
-    const [scoredByWm, runs] = await Promise.all([
-      callWorldModel ? worldModel.score(programs.map((program, j) => ({ card: requests[j].card, program }))) : Promise.resolve(null),
-      anchorRequests.length > 0 ? executor.run(anchorRequests) : Promise.resolve([] as ExecutionResult[]),
+    const toRun = plan.anchors.flatMap((g) => group(programs.map((_, j) => j), g)).filter(passes);
+    const toScore = programs.map((_, j) => j).filter(passes);
+    const [scoredPassing, ranPassing] = await Promise.all([
+      callWorldModel && toScore.length > 0 ? worldModel.score(toScore.map((j) => ({ card: requests[j].card, program: programs[j] }))) : Promise.resolve(null),
+      toRun.length > 0 ? executor.run(toRun.map((j) => ({ taskId: tasks[Math.floor(j / n)].id, program: programs[j] }))) : Promise.resolve([] as ExecutionResult[]),
     ]);
+    if (scoredPassing && scoredPassing.scores.length !== toScore.length) throw new Error(`trainer: world model returned ${scoredPassing.scores.length} scores for ${toScore.length} programs`);
+    if (ranPassing.length !== toRun.length) throw new Error(`trainer: executor returned ${ranPassing.length} results for ${toRun.length} programs`);
+    // Back to one entry per program: a rejected one scores 0 and "ran" with the verifier's reason.
+    const scoredByWm = callWorldModel ? spread(programs.length, toScore, scoredPassing) : null;
+    const runs = spreadRuns(plan.anchors.flatMap((g) => group(programs.map((_, j) => j), g)), toRun, ranPassing, (j) => checks?.[j]?.reason);
     const wm = scoredByWm && c.worldModelReading === 'shuffled'
       ? { ...scoredByWm, scores: unreadableScores(scoredByWm.scores, deriveSeed(c.seed, STREAM.unreadable, step)) }
       : scoredByWm;
     if (wm) {
-      if (wm.scores.length !== programs.length) throw new Error(`trainer: world model returned ${wm.scores.length} scores for ${programs.length} programs`);
       meter.charge('worldModel', wm.busyMs);
-      meter.count('worldModelScored', programs.length);
+      meter.count('worldModelScored', toScore.length);
       meter.count('worldModelForwards', wm.forwards);
     }
-    if (runs.length !== anchorRequests.length) throw new Error(`trainer: executor returned ${runs.length} results for ${anchorRequests.length} programs`);
-    for (const r of runs) {
+    for (const r of ranPassing) {
       meter.charge('sandbox', r.busyMs);
       meter.charge('sandboxStart', r.startMs);
     }
-    meter.count('executions', runs.length);
+    meter.count('executions', ranPassing.length);
     const realByGroup = new Map<number, ExecutionResult[]>();
     plan.anchors.forEach((g, k) => realByGroup.set(g, runs.slice(k * n, (k + 1) * n)));
 
@@ -297,7 +334,8 @@ export class Trainer {
     //    every group is an anchor and y stands in for s.
     const y = tasks.map((_, g) => realByGroup.get(g)?.map((r) => r.score) ?? null);
     const s = tasks.map((_, g) => (wm ? group(wm.scores, g) : (y[g] as number[])));
-    const scored = this.method.score(s, y);
+    const known = checks && tasks.map((_, g) => group(checks!, g).map((x) => (x.ok ? null : 0)));
+    const scored = this.method.score(s, y, known ?? undefined);
 
     // 6. The RL batch: [bos] card [sep] program [eos], program tokens masked in, Z constant.
     const batch = makeSequenceBatch(sampled.samples.map((x) => ({ tokens: [...x.promptTokens, ...x.programTokens], programStart: x.promptTokens.length })));
@@ -361,7 +399,7 @@ export class Trainer {
       calibration: { pairs: scored.calibrationPairs, knots: scored.knots },
       zeroSpreadFraction: d.zeroSpreadFraction,
       wmZeroSpreadFraction: d.wmZeroSpreadFraction,
-      executions: runs.length,
+      executions: ranPassing.length,
       validRunRate: runs.length === 0 ? null : runs.filter((r) => r.status === 'ok').length / runs.length,
       update,
       batch: { sequences: batch.B, programTokens: batch.lossMask.reduce((a, m) => a + m, 0), normalizer },

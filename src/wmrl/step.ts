@@ -103,7 +103,7 @@ export class MethodState {
    * 2. score and 3. learn: scores the planned step: s for every group, y for exactly the planned anchor groups (null
    * elsewhere). Then adds the anchor pairs to the calibrator, refits it, and updates the tracker.
    */
-  score(s: readonly (readonly number[])[], y: readonly (readonly number[] | null)[]): MethodStepResult {
+  score(s: readonly (readonly number[])[], y: readonly (readonly number[] | null)[], known?: StepInput['known']): MethodStepResult {
     const plan = this.pending;
     if (plan === null) throw new Error('score called before plan');
     if (s.length !== plan.isAnchor.length || y.length !== plan.isAnchor.length) {
@@ -117,6 +117,7 @@ export class MethodState {
     const result = scoreStep({
       s,
       y,
+      ...(known ? { known } : {}),
       calibrator: this.calibrator.snapshot(),
       fusionState: this.fusion,
       config: { advantageMode: this.config.advantageMode, debias: this.config.debias, fusion: this.config.fusion },
@@ -168,6 +169,12 @@ export interface StepInput {
   s: readonly (readonly number[])[];
   /** Real scores y for anchor groups, null for world-model groups. */
   y: readonly (readonly number[] | null)[];
+  /**
+   * Rewards known before either stream, per group and program, null where unknown: the free
+   * verifier's 0 for a program that cannot run (the wmrl-static row, beyond the paper). They stand
+   * in for g(s) and for y, and their (s, y) never reach the calibrator. Absent: none known.
+   */
+  known?: readonly (readonly (number | null)[] | null)[];
   /** The calibrator fitted on earlier steps' anchors (identity before any). */
   calibrator: Calibrator;
   fusionState: FusionState;
@@ -217,9 +224,10 @@ function mean(groups: readonly (readonly number[])[]): number | null {
 export function scoreStep(input: StepInput): StepResult {
   const { s, y, calibrator, fusionState, config } = input;
   if (s.length !== y.length) throw new RangeError(`${s.length} groups of world-model scores but ${y.length} entries of real scores`);
+  const known = (k: number, i: number): number | null => input.known?.[k]?.[i] ?? null;
 
-  const wmRewards = s.map((g) => worldModelRewards(g, calibrator, config.debias));
-  const rewards = wmRewards.map((g, k) => trainingRewards(g, y[k]));
+  const wmRewards = s.map((g, k) => worldModelRewards(g, calibrator, config.debias).map((r, i) => known(k, i) ?? r));
+  const rewards = wmRewards.map((g, k) => trainingRewards(g, y[k] && y[k].map((v, i) => known(k, i) ?? v)));
   const advantages = rewards.map((g) => groupAdvantages(g, config.advantageMode));
   const wmAdvantages = wmRewards.map((g, k) => (y[k] === null ? advantages[k] : groupAdvantages(g, config.advantageMode)));
 
@@ -241,8 +249,11 @@ export function scoreStep(input: StepInput): StepResult {
       wmGroupRewards.push(wmRewards[k]);
       continue;
     }
-    pairS.push(...s[k]);
-    pairY.push(...yk);
+    yk.forEach((v, i) => {
+      if (known(k, i) !== null) return;
+      pairS.push(s[k][i]);
+      pairY.push(v);
+    });
     anchorWm.push(wmAdvantages[k]);
     anchorReal.push(advantages[k]);
     realRewards.push(rewards[k]);

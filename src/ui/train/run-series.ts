@@ -37,6 +37,7 @@ export function errorSeries(records: readonly StepRecord[]) {
 export const COST_LABELS: Record<CostComponent, string> = {
   policySampling: 'policy sampling',
   worldModel: 'world-model forwards',
+  verifier: 'static check (wmrl-static)',
   sandbox: 'sandbox executions',
   sandboxStart: 'sandbox start-up (a fresh interpreter per job)',
   policyUpdate: 'policy update',

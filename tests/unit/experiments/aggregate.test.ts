@@ -15,7 +15,7 @@ function evaluation(avg: number, medal = 0): EvaluationResult {
 
 function cost(busy: { policySampling: number; worldModel: number; sandbox: number; policyUpdate: number }, wall: number, executions: number, forwards: number): CostSheet {
   const c = emptyCost();
-  c.busyMs = { ...busy, sandboxStart: 0 };
+  c.busyMs = { ...busy, sandboxStart: 0, verifier: 0 };
   c.totalBusyMs = busy.policySampling + busy.worldModel + busy.sandbox + busy.policyUpdate;
   c.wallMs = wall;
   c.counts.executions = executions;

@@ -54,10 +54,10 @@ describe('drawTasks', () => {
 });
 
 describe('presets', () => {
-  it('cover the paper rows, the four ablations, PPI and the claim-5 control, each a valid full config', () => {
+  it('cover the paper rows, the four ablations, PPI, the claim-5 control and the free verifier, each a valid full config', () => {
     expect(PRESETS.map((p) => p.id)).toEqual([
       'grpo-all-real', 'world-model-only', 'wmrl', 'ablation-neither', 'ablation-denoise-only', 'ablation-debias-only', 'ablation-both', 'wmrl-ppi',
-      'wmrl-unreadable',
+      'wmrl-unreadable', 'wmrl-static',
     ]);
     for (const p of PRESETS) {
       expect(() => validateTrainerConfig(p.config)).not.toThrow();
@@ -78,6 +78,8 @@ describe('presets', () => {
     expect(sw('wmrl-unreadable')).toEqual(sw('wmrl'));
     expect(presetById('wmrl-unreadable').config.worldModelReading).toBe('shuffled');
     for (const p of PRESETS.filter((x) => x.id !== 'wmrl-unreadable')) expect(p.config.worldModelReading ?? 'program').toBe('program');
+    expect(sw('wmrl-static')).toEqual(sw('wmrl'));
+    for (const p of PRESETS) expect(p.config.staticCheck ?? false).toBe(p.id === 'wmrl-static');
   });
 
   it('overrides change a copy, never the preset table', () => {

@@ -12,7 +12,7 @@ import { trainTokenizer } from '../../../src/model/tokenizer-training.ts';
 import { hashString } from '../../../src/tasks/seeded-random.ts';
 import { PolicyHost } from '../../../src/workers/policy-host.ts';
 import type {
-  ExecutionRequest, ExecutionResult, ExecutorPort, MedalName, PolicyPort, PolicyUpdateRequest, ScorePair, TaskSource, TaskView, WorldModelPort,
+  ExecutionRequest, ExecutionResult, ExecutorPort, MedalName, PolicyPort, PolicyUpdateRequest, ScorePair, StaticCheck, TaskSource, TaskView, VerifierPort, WorldModelPort,
 } from '../../../src/training/ports.ts';
 import { mulberry32 } from '../../../src/primitives/random.ts';
 import type { TrainerConfig } from '../../../src/training/trainer.ts';
@@ -109,6 +109,20 @@ export class TinyWorldModel implements WorldModelPort {
     const seqs = pairs.map((p) => ({ ...tok.encodeSequence(p.card, p.program) })).map((s) => ({ tokens: s.tokens.slice(0, T), programStart: Math.min(s.programStart, T - 1) }));
     const scores = Array.from(worldModelScores(this.model, makeSequenceBatch(seqs)));
     return { scores, forwards: 1, busyMs: performance.now() - t0 };
+  }
+}
+
+export const FIXTURE_VERIFIER_MS = 5;
+
+/** TEST FIXTURE verifier: rejects every program of odd length, and records what it was asked. */
+export class FixtureVerifier implements VerifierPort {
+  readonly calls: string[][] = [];
+  static passes(program: string): boolean {
+    return program.length % 2 === 0;
+  }
+  async check(programs: readonly string[]): Promise<{ results: StaticCheck[]; busyMs: number }> {
+    this.calls.push([...programs]);
+    return { results: programs.map((p) => (FixtureVerifier.passes(p) ? { ok: true } : { ok: false, reason: 'odd length' })), busyMs: FIXTURE_VERIFIER_MS };
   }
 }
 

@@ -28,6 +28,28 @@ describe('scoreStep', () => {
     expect(off.rewards[0]).toEqual([0.9, 0.1]);
   });
 
+  it('known rewards (the static check) replace g(s) and y, and their pairs never reach the calibrator', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ s: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 }), y: fc.option(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 })), mask: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }) }), { minLength: 1, maxLength: 5 }),
+        (groups) => {
+          const input = { s: groups.map((g) => g.s), y: groups.map((g) => g.y), calibrator: doubling, fusionState: initialFusionState(), config: cfg() };
+          const known = groups.map((g) => g.mask.map((m) => (m ? 0 : null)));
+          const out = scoreStep({ ...input, known });
+          groups.forEach((g, k) => g.mask.forEach((m, i) => {
+            if (m) expect(out.rewards[k][i]).toBe(0);
+            if (m) expect(out.wmRewards[k][i]).toBe(0);
+          }));
+          const pairs = groups.flatMap((g) => (g.y ? g.s.map((sv, i) => ({ sv, yv: g.y![i], m: g.mask[i] })).filter((p) => !p.m) : []));
+          expect(out.anchorPairs).toEqual({ s: pairs.map((p) => p.sv), y: pairs.map((p) => p.yv) });
+          // nothing known: the same as no known at all
+          const none = scoreStep({ ...input, known: groups.map((g) => g.s.map(() => null)) });
+          expect(none.coefficients).toEqual(scoreStep(input).coefficients);
+        },
+      ),
+    );
+  });
+
   it('returns anchor pairs and paired anchor advantages for the calibrator and the tracker', () => {
     const out = scoreStep({ s, y, calibrator: doubling, fusionState: initialFusionState(), config: cfg() });
     expect(out.anchorPairs).toEqual({ s: [0.1, 0.3], y: [0.9, 0.1] });
