@@ -125,6 +125,29 @@ describe('the paper, live (#/paper)', () => {
     await page.close();
   });
 
+  it('a hover over a chart reads out the values under the pointer, and step axes tick at whole steps', async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${app.url}#/paper?section=denoise`);
+    const chart = page.locator('[data-testid=denoise-weights]');
+    await chart.locator('svg path').first().waitFor({ timeout: 60_000 });
+    expect(await chart.locator('[data-testid=chart-readout]').count()).toBe(0);
+    const box = (await chart.locator('svg').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.4);
+    const readout = chart.locator('[data-testid=chart-readout]');
+    await readout.waitFor({ timeout: 5_000 });
+    // one row per line, each "label: value at step N" with a whole step
+    const rows = await readout.locator('div').allTextContents();
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    for (const r of rows) expect(r).toMatch(/^.+: [-\d.e]+ at step \d+$/);
+    const ticks = await chart.locator('svg .axis text[text-anchor=middle]').allTextContents();
+    const steps = ticks.filter((t) => /^[\d.]+$/.test(t)).map(Number);
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    for (const t of steps) expect(Number.isInteger(t), `tick ${t}`).toBe(true);
+    await page.mouse.move(box.x - 20, box.y - 20);
+    await expect.poll(() => readout.count()).toBe(0);
+    await page.close();
+  });
+
   it('shows its formulas as math (KaTeX, with its fonts from this site), none as TeX source', async () => {
     const page = await app.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const elsewhere: string[] = [];
