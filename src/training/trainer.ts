@@ -137,6 +137,8 @@ export interface GroupRecord {
   /** True scores y; null for world-model groups. */
   realScores: number[] | null;
   statuses: ExecutionStatus[] | null;
+  /** Why each executed program failed (the error's last lines, or the static check's reason); null where it ran. Absent in older records. */
+  messages?: (string | null)[] | null;
   rewards: number[];
   advantages: number[];
   coefficients: number[];
@@ -370,6 +372,7 @@ export class Trainer {
         wmRewards: wm ? scored.wmRewards[g] : null,
         realScores: y[g],
         statuses: real ? real.map((r) => r.status) : null,
+        messages: real ? real.map((r) => (r.status === 'ok' ? null : r.message ?? null)) : null,
         rewards: scored.rewards[g],
         advantages: scored.advantages[g],
         coefficients: scored.coefficients[g],

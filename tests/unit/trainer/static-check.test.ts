@@ -30,6 +30,7 @@ describe('the static check (wmrl-static)', { timeout: 60_000 }, () => {
           if (FixtureVerifier.passes(p)) return;
           expect(g.rewards[i]).toBe(0);
           if (g.anchor) expect(g.statuses![i]).toBe('error');
+          if (g.anchor) expect(g.messages![i]).toBe('static check: odd length');
         });
         if (g.anchor) passedInAnchors += g.programs.filter(FixtureVerifier.passes).length;
       }
