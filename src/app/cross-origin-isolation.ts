@@ -7,6 +7,7 @@ import { appRoot, appUrl } from '../primitives/app-root.ts';
 import { ISOLATION_SW_FILE } from './static-host.ts';
 
 const RELOADED = 'wmrl-isolation-reload';
+const READY_TIMEOUT_MS = 5000;
 
 export type IsolationOutcome =
   /** isolated already: the server sends the headers, or the service worker added them */
@@ -29,7 +30,9 @@ export async function ensureCrossOriginIsolated(): Promise<IsolationOutcome> {
   }
   try {
     await navigator.serviceWorker.register(appUrl(ISOLATION_SW_FILE), { scope: appRoot() });
-    await navigator.serviceWorker.ready;
+    // a browser that blocks service workers may never get one ready: the page must still open
+    const ready = await Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise<false>((done) => setTimeout(() => done(false), READY_TIMEOUT_MS))]);
+    if (!ready) return { unavailable: `the isolation service worker was not ready after ${READY_TIMEOUT_MS / 1000} s` };
   } catch (e) {
     return { unavailable: `the isolation service worker could not be installed: ${e instanceof Error ? e.message : String(e)}` };
   }

@@ -54,8 +54,10 @@ describe('the app boots in a real browser', () => {
     await plain.close();
   });
 
-  it('explains what is missing when the page is served without the isolation headers', async () => {
-    // A plain static server, as a careless host would be: no COOP/COEP.
+  it('explains what is missing when the page is served without the isolation headers and cannot add them', async () => {
+    // A plain static server, as a careless host would be: no COOP/COEP. Such a host is normally
+    // rescued by the app's service worker (tests/e2e/static-host.test.ts); here service workers are
+    // blocked, as in a browser that has none, so the page must say what it lacks.
     const root = resolve(import.meta.dirname, '../../dist');
     const server = createServer((req, res) => {
       const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^([/\\])+/, '');
@@ -69,14 +71,15 @@ describe('the app boots in a real browser', () => {
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
-      const page = await app.browser.newPage();
+      const context = await app.browser.newContext({ serviceWorkers: 'block' });
+      const page = await context.newPage();
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
       const row = page.locator('[data-testid=check-isolation]');
       expect(await row.getAttribute('data-state')).toBe('warn');
       expect(await row.textContent()).toMatch(/crossOriginIsolated: no.*Cross-Origin-Embedder-Policy/s);
       expect(await page.locator('h1').textContent()).toContain('WMRL');
-      await page.close();
+      await context.close();
     } finally {
       server.close();
     }

@@ -63,6 +63,8 @@ describe('progress of long operations (#/train)', () => {
 
     await page.click('[data-testid=evaluate]');
     await page.waitForSelector('[data-testid=evaluation]', { timeout: 300_000 });
+    // it says which policy it measured
+    expect(await page.locator('[data-testid=evaluation-of]').textContent()).toMatch(/the policy after 2 steps of wmrl\s+\(models: public\/models/);
     s = await seen(page);
     expect(s['eval.sampling']?.join(' ')).toMatch(/Evaluation: the policy writes \d+ programs/);
     expect(s['eval.executions']?.join(' ')).toMatch(/Evaluation: running programs for real in the sandbox \(\d+\/\d+\)/);

@@ -21,6 +21,8 @@ class TrainRun {
   records = $state.raw<StepRecord[]>([]);
   evaluation = $state.raw<EvaluationResult | null>(null);
   evaluating = $state(false);
+  /** Which policy the evaluation measured: the run, its step count, the models it started from. */
+  evaluatedAt = $state<{ run: string; step: number; models: string } | null>(null);
   /** Runs saved by hand. */
   saved = $state.raw<SavedRunSummary[]>([]);
   /** The autosave slot: the latest run of this browser, offered for resuming while no run is open. */
@@ -132,6 +134,7 @@ class TrainRun {
     try {
       await this.withSession(async (s) => {
         this.evaluation = await s.evaluate({ k: 2 });
+        this.evaluatedAt = { run: s.config.name, step: s.step, models: s.modelsLabel };
         if (this.records.length > 0) await this.autosave(s, await s.checkpoint(), s.step);
       });
     } finally {
@@ -145,6 +148,7 @@ class TrainRun {
     this.session = null;
     this.records = [];
     this.evaluation = null;
+    this.evaluatedAt = null;
     this.phase = 'idle';
     this.error = null;
     this.autosaveNote = null;
