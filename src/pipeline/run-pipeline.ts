@@ -74,7 +74,7 @@ export function fullSettings(seed: number, configName: ConfigName = 'small'): Pi
     syntheticCardShare: 0.5,
     sft: { steps: 800, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
     // ~3,000 executed training-card programs; 20 s is the trainer's sandbox budget (src/app/ports-browser.ts).
-    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0, 1.2], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, wrongTypePerTask: 12, syntaxPerTask: 16, splicePerTask: 32, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
+    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0, 1.2], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, wrongTypePerTask: 12, syntaxPerTask: 16, splicePerTask: 0, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
     wm: { steps: 60, epochs: 3, loss: 'mse', batchSize: 16, peakLr: 5e-4, warmup: 30, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
   };
 }

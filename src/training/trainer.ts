@@ -305,8 +305,10 @@ export class Trainer {
 
     // 4. World-model scores for every group and real runs of the anchor groups, concurrently.
     const callWorldModel = c.rho < 1;
-    const toRun = plan.anchors.flatMap((g) => group(programs.map((_, j) => j), g)).filter(passes);
-    const toScore = programs.map((_, j) => j).filter(passes);
+    const all = programs.map((_, j) => j);
+    const anchorPrograms = plan.anchors.flatMap((g) => group(all, g));
+    const toRun = anchorPrograms.filter(passes);
+    const toScore = all.filter(passes);
     const [scoredPassing, ranPassing] = await Promise.all([
       callWorldModel && toScore.length > 0 ? worldModel.score(toScore.map((j) => ({ card: requests[j].card, program: programs[j] }))) : Promise.resolve(null),
       toRun.length > 0 ? executor.run(toRun.map((j) => ({ taskId: tasks[Math.floor(j / n)].id, program: programs[j] }))) : Promise.resolve([] as ExecutionResult[]),
@@ -315,7 +317,7 @@ export class Trainer {
     if (ranPassing.length !== toRun.length) throw new Error(`trainer: executor returned ${ranPassing.length} results for ${toRun.length} programs`);
     // Back to one entry per program: a rejected one scores 0 and "ran" with the verifier's reason.
     const scoredByWm = callWorldModel ? spread(programs.length, toScore, scoredPassing) : null;
-    const runs = spreadRuns(plan.anchors.flatMap((g) => group(programs.map((_, j) => j), g)), toRun, ranPassing, (j) => checks?.[j]?.reason);
+    const runs = spreadRuns(anchorPrograms, toRun, ranPassing, (j) => checks?.[j]?.reason);
     const wm = scoredByWm && c.worldModelReading === 'shuffled'
       ? { ...scoredByWm, scores: unreadableScores(scoredByWm.scores, deriveSeed(c.seed, STREAM.unreadable, step)) }
       : scoredByWm;

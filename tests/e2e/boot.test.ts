@@ -1,11 +1,10 @@
 // The app as a user gets it: built, served on 127.0.0.1 with isolation headers, opened in headless
 // Chromium with WebGPU (SwiftShader here). The page must boot, find an adapter from a worker through
 // comlink, run a real WGSL kernel there and show that it matches the TypeScript reference.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join, normalize, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { serveDistStatic } from '../../src/cli/browser-session';
 import { launchChromium, useServedApp } from './browser';
 
 const artifacts = resolve(import.meta.dirname, '../../test-results');
@@ -58,22 +57,11 @@ describe('the app boots in a real browser', () => {
     // A plain static server, as a careless host would be: no COOP/COEP. Such a host is normally
     // rescued by the app's service worker (tests/e2e/static-host.test.ts); here service workers are
     // blocked, as in a browser that has none, so the page must say what it lacks.
-    const root = resolve(import.meta.dirname, '../../dist');
-    const server = createServer((req, res) => {
-      const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^([/\\])+/, '');
-      const file = join(root, path === '' ? 'index.html' : path);
-      if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory()) {
-        res.writeHead(404).end();
-        return;
-      }
-      const type = file.endsWith('.js') || file.endsWith('.mjs') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : file.endsWith('.html') ? 'text/html' : file.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-      res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const served = await serveDistStatic();
     try {
       const context = await app.browser.newContext({ serviceWorkers: 'block' });
       const page = await context.newPage();
-      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await page.goto(served.url);
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
       const row = page.locator('[data-testid=check-isolation]');
       expect(await row.getAttribute('data-state')).toBe('warn');
@@ -81,7 +69,7 @@ describe('the app boots in a real browser', () => {
       expect(await page.locator('h1').textContent()).toContain('WMRL');
       await context.close();
     } finally {
-      server.close();
+      await served.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { ISOLATION_HEADERS } from '../../src/app/static-host.ts';
 import { CHROMIUM, ensureFreshDist, launchChromium, serveDist as serveBuilt } from '../../src/cli/browser-session.ts';
 
 export { CHROMIUM, ensureFreshDist, launchChromium };
@@ -70,9 +71,7 @@ export async function serveBundledModule(opts: { entry: string; fileName: string
     }
     res.writeHead(200, {
       'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-      'Cross-Origin-Resource-Policy': 'same-origin',
+      ...ISOLATION_HEADERS,
     });
     res.end(readFileSync(file));
   });
