@@ -1,6 +1,6 @@
 // `npm run build:models`: the models pipeline (src/pipeline/run-pipeline.ts) from the command line.
 //   tsx src/cli/build-models.ts [--seed 1] [--config small] [--stage all|<stage>|<from>..<to>] [--quick]
-//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--wm-loss mse|bce] [--wm-target percentile|task-centred] [--wm-lr X] [--splice-per-task K]
+//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--wm-loss mse|bce] [--wm-target percentile|task-centred] [--wm-lr X] [--splice-per-task K] [--composed-per-task K]
 //                               [--validate-only TAG] [--samples-per-task K] [--threads N]
 //                               [--out public/models] [--work .cache/models-build]
 //                               [--world-model-from DIR]  (export: take DIR's world model, same tokenizer required)
@@ -42,6 +42,7 @@ async function main(): Promise<void> {
       'validate-only': { type: 'string' },
       'samples-per-task': { type: 'string' },
       'splice-per-task': { type: 'string' },
+      'composed-per-task': { type: 'string' },
       context: { type: 'string' },
       threads: { type: 'string' },
       out: { type: 'string' },
@@ -76,6 +77,11 @@ async function main(): Promise<void> {
     const k = Number(values['splice-per-task']);
     if (!(Number.isInteger(k) && k >= 0)) throw new Error(`--splice-per-task must be a whole number, got ${values['splice-per-task']}`);
     settings.samples.splicePerTask = k;
+  }
+  if (values['composed-per-task']) {
+    const k = Number(values['composed-per-task']);
+    if (!(Number.isInteger(k) && k >= 0)) throw new Error(`--composed-per-task must be a whole number, got ${values['composed-per-task']}`);
+    settings.samples.composedPerTask = k;
   }
   if (values.context) settings.contextLength = Number(values.context);
   if (values.threads) settings.threads = Number(values.threads);

@@ -1,9 +1,12 @@
 // `npm run wm-eval`: the world model's validation table (src/pipeline/wm-report.ts) on stored
 // executed samples: programs a policy wrote on held-out tasks, run for real, never trained on.
-//   npm run wm-eval -- [--models public/models] [--samples FILE.jsonl ...] [--json]
+//   npm run wm-eval -- [--models public/models] [--samples FILE.jsonl ...] [--verifier] [--json]
 // Without --samples: the models folder's own heldout-samples.jsonl (its SFT policy's programs) and
 // every file in data/wm-eval/ (programs of earlier policies: the world model must read failure from
 // the code, not one policy's habits).
+// --verifier adds, per file, the world model behind the free verifier of wmrl-static: a program
+// that static_check.py rejects is predicted 0 (what that preset's reward is), the others keep the
+// world model's score; and how many failed and valid programs the verifier rejected.
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +18,7 @@ import { readExecutedSamples, type ExecutedSample } from '../pipeline/executed-s
 import { reportMarkdown, worldModelReport, type WmReport } from '../pipeline/wm-report.ts';
 import { InputError } from './cli-input.ts';
 import { readVerifiedModels } from './model-files.ts';
+import { NodeStaticVerifier } from './node-verifier.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
       models: { type: 'string', default: 'public/models' },
       samples: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
+      verifier: { type: 'boolean', default: false },
     },
   });
   const dir = resolve(values.models);
@@ -49,7 +54,8 @@ async function main(): Promise<void> {
   const { manifest, files: bytes } = await readVerifiedModels(dir, root);
   const tokenizer = Tokenizer.fromJSON(JSON.parse(new TextDecoder().decode(bytes['tokenizer.json'])) as TokenizerJSON);
   const runner = await WorldModelRunner.create(bytes['world-model.onnx'], tokenizer, manifest.config, { prefer: 'wasm' });
-  const reports: { samples: string; report: WmReport }[] = [];
+  const verifier = values.verifier ? await NodeStaticVerifier.create() : null;
+  const reports: { samples: string; report: WmReport; verified?: { report: WmReport; rejectedFailed: number; rejectedValid: number } }[] = [];
   try {
     for (const f of files) {
       let items: ExecutedSample[];
@@ -60,8 +66,18 @@ async function main(): Promise<void> {
       }
       const pred: number[] = [];
       for (let s = 0; s < items.length; s += 32) pred.push(...(await runner.score(items.slice(s, s + 32).map((i) => ({ card: i.card, program: i.program })))).scores);
-      const report = worldModelReport(items.map((i, k) => ({ taskId: i.taskId, valid: i.status === 'ok', y: i.y, predicted: pred[k] })));
-      reports.push({ samples: relative(root, f), report });
+      const scored = items.map((i, k) => ({ taskId: i.taskId, valid: i.status === 'ok', y: i.y, predicted: pred[k] }));
+      const entry: (typeof reports)[number] = { samples: relative(root, f), report: worldModelReport(scored) };
+      if (verifier) {
+        const checks = await verifier.check(items.map((i) => i.program));
+        const rejected = (valid: boolean) => scored.filter((s, k) => s.valid === valid && !checks[k].ok).length;
+        entry.verified = {
+          report: worldModelReport(scored.map((s, k) => (checks[k].ok ? s : { ...s, predicted: 0 }))),
+          rejectedFailed: rejected(false),
+          rejectedValid: rejected(true),
+        };
+      }
+      reports.push(entry);
     }
   } finally {
     await runner.release();
@@ -71,7 +87,14 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`world model: ${relative(root, dir)}/world-model.onnx\n`);
-  for (const r of reports) console.log(reportMarkdown(basename(r.samples, '.jsonl'), r.report));
+  for (const r of reports) {
+    const name = basename(r.samples, '.jsonl');
+    console.log(reportMarkdown(name, r.report));
+    if (r.verified) {
+      console.log(`The free verifier rejected ${r.verified.rejectedFailed} of ${r.report.failed} failed programs and ${r.verified.rejectedValid} of ${r.report.valid} that ran.\n`);
+      console.log(reportMarkdown(`${name} + free verifier`, r.verified.report));
+    }
+  }
 }
 
 main().catch((e: unknown) => {

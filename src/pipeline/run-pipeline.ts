@@ -55,7 +55,7 @@ export interface PipelineSettings {
    * of heldoutTemperatures (the policy's figures are at heldoutTemperature, the trainer's; the world
    * model is validated on all of them, since programs that fail are rare at the lower one)
    */
-  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; heldoutTemperatures: number[]; mutantsPerTask: number; wrongTypePerTask: number; syntaxPerTask: number; splicePerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
+  samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; heldoutTemperatures: number[]; mutantsPerTask: number; wrongTypePerTask: number; syntaxPerTask: number; splicePerTask: number; composedPerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
   /** epochs, when set, fixes the step count from the number of examples (steps is then ignored) */
   wm: { steps: number; epochs?: number; loss: WorldModelLossKind; target?: 'task-centred'; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
   /** restrict to these task ids (quick runs); undefined = all */
@@ -74,7 +74,7 @@ export function fullSettings(seed: number, configName: ConfigName = 'small'): Pi
     syntheticCardShare: 0.5,
     sft: { steps: 800, batchSize: 16, peakLr: 2e-3, warmup: 20, weightDecay: 0.01, maxGradNorm: 1 },
     // ~3,000 executed training-card programs; 20 s is the trainer's sandbox budget (src/app/ports-browser.ts).
-    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0, 1.2], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, wrongTypePerTask: 12, syntaxPerTask: 16, splicePerTask: 0, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
+    samples: { perTask: 40, temperatures: [0.4, 0.6, 0.8, 1.0, 1.2], heldoutPerTask: 16, heldoutTemperature: 0.6, heldoutTemperatures: [0.6, 1.0], mutantsPerTask: 40, wrongTypePerTask: 12, syntaxPerTask: 16, splicePerTask: 0, composedPerTask: 0, topK: 0, timeoutMs: 20_000, poolSize: 2, execute: true },
     wm: { steps: 60, epochs: 3, loss: 'mse', batchSize: 16, peakLr: 5e-4, warmup: 30, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 3 },
   };
 }
@@ -88,7 +88,7 @@ export function quickSettings(seed: number): PipelineSettings {
     vocabSize: 700,
     composedPerTask: 2,
     sft: { steps: 3, batchSize: 4, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1 },
-    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, heldoutTemperatures: [1], mutantsPerTask: 1, wrongTypePerTask: 1, syntaxPerTask: 1, splicePerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
+    samples: { perTask: 1, temperatures: [1], heldoutPerTask: 1, heldoutTemperature: 1, heldoutTemperatures: [1], mutantsPerTask: 1, wrongTypePerTask: 1, syntaxPerTask: 1, splicePerTask: 1, composedPerTask: 1, topK: 0, timeoutMs: 10_000, poolSize: 1, execute: false },
     wm: { steps: 3, loss: 'mse', batchSize: 8, peakLr: 1e-2, warmup: 1, weightDecay: 0.01, maxGradNorm: 1, holdOutTasks: 1 },
     tasks: ['mlbench_Glass', 'vega_cars', 'sklearn_diabetes', 'mlbench_Ionosphere'],
   };
@@ -120,6 +120,13 @@ export interface PipelineContext {
 interface SampleRecord extends SampledProgram {
   split: string;
   temperature: number;
+  run?: GradedRun;
+}
+
+interface ComposedRecord {
+  taskId: string;
+  card: string;
+  program: string;
   run?: GradedRun;
 }
 
@@ -281,6 +288,17 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
           ...spliceMutantsOf(sources, s.splicePerTask, mulberry32(deriveSeed(ctx.settings.seed, hashString(t.id), 14))),
         ].map((m) => ({ taskId: t.id, card: t.card, kind: m.kind, program: m.source }));
       });
+    // The corpus's composed programs themselves, run on their task (opt-in, --composed-per-task K):
+    // working programs of many configurations, so the world model sees how configurations rank
+    // inside a task, not only what the policy's own modes score. The first K distinct per task, in
+    // corpus order (seeded), whatever card the corpus paired them with.
+    const composed: ComposedRecord[] = tasks
+      .filter((t) => t.split === 'train')
+      .flatMap((t) =>
+        [...new Set(corpus.filter((e) => e.taskId === t.id && e.origin === 'composed').map((e) => e.source))]
+          .slice(0, s.composedPerTask)
+          .map((program) => ({ taskId: t.id, card: t.card, program })),
+      );
     let runSeconds = 0;
     let executedNow = 0;
     if (s.execute) {
@@ -292,14 +310,15 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
       const order = [...records.keys()].sort((a, b) => Number(records[b].split === 'heldout') - Number(records[a].split === 'heldout'));
       const sandbox = await ctx.openSandbox(s.poolSize);
       try {
-        const programs = [...order.map((i) => ({ taskId: records[i].taskId, program: records[i].program })), ...mutants];
+        const programs = [...order.map((i) => ({ taskId: records[i].taskId, program: records[i].program })), ...mutants, ...composed];
         const runs = await executeWithStore(store, programs, s.timeoutMs, (chunk) => runAndGrade(ctx.registry, chunk, sandbox.runMany, s.timeoutMs), {
           chunk: 32,
           log: (done, total) => ctx.log(`samples: executed ${done}/${total} new programs (${((performance.now() - t1) / 1000).toFixed(0)} s)`),
         });
         runs.forEach((run, j) => {
           if (j < order.length) records[order[j]].run = run;
-          else mutants[j - order.length].run = run;
+          else if (j < order.length + mutants.length) mutants[j - order.length].run = run;
+          else composed[j - order.length - mutants.length].run = run;
         });
       } finally {
         await sandbox.close();
@@ -309,6 +328,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
     }
     writeJson(join(ctx.workDir, 'samples.json'), records);
     writeJson(join(ctx.workDir, 'mutants.json'), mutants);
+    writeJson(join(ctx.workDir, 'composed.json'), composed);
     const mutantRuns = mutants.filter((m) => m.run);
     figures.samples = {
       temperatures: s.temperatures,
@@ -329,6 +349,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
         stillRun: mutantRuns.filter((m) => m.run!.status === 'ok').length,
         byKind: Object.fromEntries([...MUTATION_KINDS, 'wrong-type' as const, 'syntax' as const, 'splice' as const].map((k) => [k, { n: mutants.filter((m) => m.kind === k).length, stillRun: mutantRuns.filter((m) => m.kind === k && m.run!.status === 'ok').length }])),
       },
+      composed: { programs: composed.length, executed: composed.filter((c) => c.run).length, ran: composed.filter((c) => c.run?.status === 'ok').length },
     };
     ctx.log(`samples: ${JSON.stringify(figures.samples)}`);
   },
@@ -364,8 +385,21 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
         fromMutants++;
       }
     }
+    // Composed corpus programs run on their task (--composed-per-task); none in a default build.
+    const composedPath = join(ctx.workDir, 'composed.json');
+    const references = new Set(examples.filter((e) => e.origin === 'reference').map((e) => `${e.taskId}\u0000${e.program}`));
+    let fromComposed = 0;
+    if (existsSync(composedPath)) {
+      for (const c of readJson<ComposedRecord[]>(composedPath)) {
+        const key = `${c.taskId}\u0000${c.program}`;
+        if (!c.run || !trainIds.has(c.taskId) || c.run.y === null || Number.isNaN(c.run.y) || seen.has(key) || references.has(key)) continue;
+        seen.add(key);
+        examples.push({ taskId: c.taskId, card: c.card, program: c.program, y: c.run.y, origin: 'composed', valid: c.run.status === 'ok' });
+        fromComposed++;
+      }
+    }
     writeJson(join(ctx.workDir, 'wm-data.json'), examples);
-    figures.wmData = { examples: examples.length, reference: examples.length - fromSamples - fromMutants, samples: fromSamples, failedSamples, mutants: fromMutants, tasks: tasks.length, meanY: meanOf(examples.map((e) => e.y)) };
+    figures.wmData = { examples: examples.length, reference: examples.length - fromSamples - fromMutants - fromComposed, samples: fromSamples, failedSamples, mutants: fromMutants, composed: fromComposed, tasks: tasks.length, meanY: meanOf(examples.map((e) => e.y)) };
     ctx.log(`wm-data: ${JSON.stringify(figures.wmData)}`);
   },
 

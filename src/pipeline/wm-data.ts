@@ -14,7 +14,7 @@ export interface WmExample {
   card: string;
   program: string;
   y: number;
-  origin: 'reference' | 'sample' | 'mutant';
+  origin: 'reference' | 'sample' | 'mutant' | 'composed';
   programId?: string;
   /** the program ran and wrote gradable predictions (absent on older data: read y > 0) */
   valid?: boolean;

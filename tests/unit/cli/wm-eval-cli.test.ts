@@ -1,5 +1,6 @@
 // npm run wm-eval on the committed models and the stored executed samples: the validation table
-// is computed from the files (one row per population), a broken samples file is named.
+// is computed from the files (one row per population), with the free verifier in front of it on
+// request, and a broken samples file is named.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,21 @@ describe('npm run wm-eval', () => {
     expect(rep.aucValidVsFailed).toBeGreaterThanOrEqual(0);
     expect(rep.aucValidVsFailed).toBeLessThanOrEqual(1);
     expect(rep.reliability.reduce((a, b) => a + b.n, 0)).toBe(137);
+  });
+
+  it('--verifier: a program the free verifier rejects is predicted 0, and the rejections are counted', { timeout: 120_000 }, () => {
+    const r = wmEval('--samples', 'data/wm-eval/policy-v1-heldout.jsonl', '--verifier', '--json');
+    expect(r.code, r.err).toBe(0);
+    type Rep = { programs: number; failed: number; valid: number; aucValidVsFailed: number };
+    const o = JSON.parse(r.out) as { reports: { report: Rep; verified: { report: Rep; rejectedFailed: number; rejectedValid: number } }[] };
+    const { report, verified } = o.reports[0];
+    expect(verified.report.programs).toBe(report.programs);
+    // the first policy's failures are mostly broken syntax and foreign keywords; nothing that ran is rejected
+    expect(verified.rejectedFailed).toBeGreaterThan(report.failed / 2);
+    expect(verified.rejectedFailed).toBeLessThanOrEqual(report.failed);
+    expect(verified.rejectedValid).toBe(0);
+    // zeroing rejected failures can only move them below the programs that run
+    expect(verified.report.aucValidVsFailed).toBeGreaterThan(report.aucValidVsFailed);
   });
 
   it('names a broken samples file and a missing one (exit 2, one line)', { timeout: 60_000 }, () => {

@@ -1,5 +1,5 @@
 // The wm-data stage on planted executed samples: held-out tasks never enter the world model's data
-// (neither their samples nor their mutants), a program repeated at low temperature is one example,
+// (neither their samples nor their mutants nor composed programs), a program repeated at low temperature is one example,
 // failures are y = 0 with valid = false, and programs broken on purpose join with their real outcome.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ const sample = (taskId: string, split: string, program: string, status: string, 
 });
 
 describe('wm-data stage', () => {
-  it('learns from training-task samples and mutants only, one example per distinct program', async () => {
+  it('learns from training-task samples, mutants and composed programs only, one example per distinct program', async () => {
     const workDir = join(tmp, 'work');
     mkdirSync(workDir, { recursive: true });
     const settings = quickSettings(3);
@@ -50,6 +50,14 @@ describe('wm-data stage', () => {
         { taskId: 'carData_Wells', card: 'card of carData_Wells', kind: 'drop-line', program: 'held-out mutant', run: run('error', 0) },
       ]),
     );
+    writeFileSync(
+      join(workDir, 'composed.json'),
+      JSON.stringify([
+        { taskId: 'vega_cars', card: 'card of vega_cars', program: 'composed', run: run('ok', 0.4) },
+        { taskId: 'vega_cars', card: 'card of vega_cars', program: 'good', run: run('ok', 0.7) },
+        { taskId: 'carData_Wells', card: 'card of carData_Wells', program: 'held-out composed', run: run('ok', 0.5) },
+      ]),
+    );
     await runPipeline({ root, workDir, outDir: join(tmp, 'out'), registry: new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks'))), settings, log: () => {} }, ['wm-data']);
     const examples = JSON.parse(readFileSync(join(workDir, 'wm-data.json'), 'utf8')) as WmExample[];
     const fromPolicy = examples.filter((e) => e.origin !== 'reference');
@@ -58,6 +66,7 @@ describe('wm-data stage', () => {
       ['vega_cars', 'broken', 'sample', 0, false],
       ['mlbench_Glass', 'slow', 'sample', 0, false],
       ['vega_cars', 'mutant', 'mutant', 0, false],
+      ['vega_cars', 'composed', 'composed', 0.4, true],
     ]);
     expect(examples.some((e) => e.taskId === 'carData_Wells')).toBe(false);
   });

@@ -6,21 +6,20 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeProgram } from '../../../src/pipeline/program-composer.ts';
-import { parseStaticChecks } from '../../../src/app/static-verifier.ts';
+import { parseStaticChecks } from '../../../src/training/static-checks.ts';
+import { NodeStaticVerifier } from '../../../src/cli/node-verifier.ts';
 import { TrustedPyodideRunner } from '../../../src/sandbox-pyodide/node-runner.ts';
 import { mulberry32 } from '../../../src/primitives/random.ts';
 
 const SOURCE = readFileSync(resolve(import.meta.dirname, '../../../src/sandbox-pyodide/python/static_check.py'), 'utf8');
 let runner: TrustedPyodideRunner;
+let verifier: NodeStaticVerifier;
 beforeAll(async () => {
   runner = await TrustedPyodideRunner.create({ outputCap: 1 << 22 });
+  verifier = await NodeStaticVerifier.create(runner);
 }, 60_000);
 
-async function check(programs: string[]) {
-  const r = await runner.run(SOURCE, '', '', JSON.stringify({ programs }), 60_000);
-  expect(r.status, r.traceback).toBe('ok');
-  return parseStaticChecks(r.stdout, programs.length, r.traceback ?? '');
-}
+const check = (programs: string[]) => verifier.check(programs);
 
 describe('the static check (static_check.py)', { timeout: 120_000 }, () => {
   it('rejects broken syntax, a repeated keyword and a keyword the constructor does not take; passes the rest', async () => {
