@@ -7,6 +7,9 @@
 //   npm run predict -- --batch <file.jsonl> [--models DIR]
 //       each line {"task": "<suite task id>", "program": "<source>"}; one JSON line out per input,
 //       in input order; a bad line gets {"line": n, "error": ...} and the exit status is 1 at the end.
+// --verifier (any mode): the free verifier of wmrl-static reads each program too (parses it, never
+// runs it); its answer is added ("verifier": {"ok", "reason"}), and a rejected program's score is 0,
+// the reward wmrl-static gives it ("worldModelScore" keeps the world model's own guess).
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Tokenizer, type TokenizerJSON } from '../model/tokenizer.ts';
@@ -19,15 +22,17 @@ import { InputError, readInput, readInputBytes } from './cli-input.ts';
 import { decodeCsvUpload } from '../tasks/text-files.ts';
 import { readVerifiedModels } from './model-files.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
+import { NodeStaticVerifier } from './node-verifier.ts';
+import type { StaticCheck } from '../training/ports.ts';
 
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const USAGE =
-  'usage: npm run predict -- --task <id> --program <file.py> [--json] [--models DIR]\n' +
-  '       npm run predict -- --csv <file.csv> --target <column> --metric <metric> --program <file.py> [--type <t>] [--positive <class>] [--json]\n' +
-  '       npm run predict -- --batch <file.jsonl> [--models DIR]   (lines {"task": "<id>", "program": "<source>"})';
+  'usage: npm run predict -- --task <id> --program <file.py> [--json] [--models DIR] [--verifier]\n' +
+  '       npm run predict -- --csv <file.csv> --target <column> --metric <metric> --program <file.py> [--type <t>] [--positive <class>] [--json] [--verifier]\n' +
+  '       npm run predict -- --batch <file.jsonl> [--models DIR] [--verifier]   (lines {"task": "<id>", "program": "<source>"})';
 
 interface Job {
   line?: number;
@@ -58,6 +63,7 @@ async function main(): Promise<number> {
         batch: { type: 'string' },
         models: { type: 'string', default: 'public/models' },
         json: { type: 'boolean', default: false },
+        verifier: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -116,13 +122,20 @@ async function main(): Promise<number> {
     try {
       const scored: number[] = [];
       for (let s = 0; s < jobs.length; s += 32) scored.push(...(await runner.score(jobs.slice(s, s + 32))).scores);
+      const checks: StaticCheck[] | null = values.verifier ? await (await NodeStaticVerifier.create()).check(jobs.map((j) => j.program)) : null;
+      // with the verifier: a rejected program scores 0, as in wmrl-static; the world model's guess stays beside it
+      const fields = (i: number) =>
+        checks ? { score: checks[i].ok ? scored[i] : 0, worldModelScore: scored[i], verifier: checks[i] } : { score: scored[i] };
       if (!values.batch) {
         const j = jobs[0];
-        const out = { task: j.task, score: scored[0], model: label, backend: runner.backend };
+        const out = { task: j.task, ...fields(0), model: label, backend: runner.backend };
         if (values.json) console.log(JSON.stringify(out));
-        else console.log(`${j.task}: predicted percentile ${scored[0].toFixed(3)} (world model ${label}, ${runner.backend}; not run — npm run score runs it)`);
+        else {
+          console.log(`${j.task}: predicted percentile ${scored[0].toFixed(3)} (world model ${label}, ${runner.backend}; not run — npm run score runs it)`);
+          if (checks) console.log(checks[0].ok ? 'free verifier: passes (it compiles, and every toolkit constructor takes its keywords)' : `free verifier: rejected, so wmrl-static's reward is 0: ${checks[0].reason}`);
+        }
       }
-      jobs.forEach((j, i) => answers.set(j.line!, JSON.stringify({ line: j.line, task: j.task, score: scored[i] })));
+      jobs.forEach((j, i) => answers.set(j.line!, JSON.stringify({ line: j.line, task: j.task, ...fields(i) })));
     } finally {
       await runner.release();
     }

@@ -61,6 +61,24 @@ describe('npm run predict', () => {
     expect(out[0].score).toBeCloseTo(alone, 5);
   });
 
+  it('--verifier: a program that passes keeps its score; one that cannot run scores 0 with the reason', { timeout: 90_000 }, () => {
+    const batch = join(dir, 'verifier.jsonl');
+    const foreign = ridge.replace(/Ridge\(([^)]*)\)/, 'Ridge($1, n_trees=3)');
+    expect(foreign).not.toBe(ridge);
+    writeFileSync(batch, [ridge, foreign, ridge.replace('(', '((')].map((program) => JSON.stringify({ task: 'vega_cars', program })).join('\n') + '\n');
+    const r = predict('--batch', batch, '--verifier');
+    expect(r.code, r.err).toBe(0);
+    type Out = { score: number; worldModelScore: number; verifier: { ok: boolean; reason?: string } };
+    const [ok, keyword, syntax] = r.out.trim().split('\n').map((l) => JSON.parse(l) as Out);
+    expect(ok.verifier.ok).toBe(true);
+    expect(ok.score).toBe(ok.worldModelScore);
+    expect(ok.score).toBeGreaterThan(0);
+    expect([keyword.score, syntax.score]).toEqual([0, 0]);
+    expect(keyword.worldModelScore).toBeGreaterThan(0);
+    expect(keyword.verifier.reason).toMatch(/takes no keyword 'n_trees'/);
+    expect(syntax.verifier.reason).toMatch(/does not compile/);
+  });
+
   it('bad input: unknown task, missing program file, no mode (exit 2, one line)', { timeout: 60_000 }, () => {
     const a = predict('--task', 'nope', '--program', programFile);
     expect(a.code).toBe(2);
