@@ -5,7 +5,7 @@
 // sampling seeds. Progress goes to window.experimentProgress when the driver exposes it.
 import { appUrl } from '../primitives/app-root.ts';
 import type { StepRecord } from '../training/trainer';
-import { FOLDER_MODELS_PATH, trimRecord, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
+import { FOLDER_MODELS_PATH, trimRecord, type CurvePoint, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
 import { createTrainer, type TrainerSession } from './create-trainer';
 import { loadCommittedModels, type ModelSources } from './models';
 import { tinyRandomModels } from './tiny-models';
@@ -45,6 +45,7 @@ async function run(request: RunRequest): Promise<RunResult> {
   const records: TrimmedStepRecord[] = [];
   let lastRecord: StepRecord | null = null;
   let startupMs = 0;
+  const curve: CurvePoint[] = [];
   const finish = (status: 'ok' | 'failed', error: string | null, evaluation: RunResult['evaluation']): RunResult => ({
     format: 'wmrl-experiment-run',
     version: 1,
@@ -57,6 +58,7 @@ async function run(request: RunRequest): Promise<RunResult> {
     environment,
     records,
     evaluation,
+    ...(request.kind === 'train' && (request.evalAtSteps?.length ?? 0) > 0 ? { curve } : {}),
     training: request.kind === 'train' && lastRecord ? lastRecord.cumulativeCost : null,
     startupMs,
     wallMs: performance.now() - t0,
@@ -97,11 +99,27 @@ async function run(request: RunRequest): Promise<RunResult> {
       records.push(trimRecord(r, request.keepPrograms));
       progress({ phase: 'step', step: r.step, steps: request.config.steps, meanReward: r.meanReward, executions: r.executions, stepWallMs: r.wallMs, busyMs: r.cumulativeCost.totalBusyMs });
     });
-    await session.start();
+    const at = new Set((request.evalAtSteps ?? []).filter((s) => s > 0 && s < request.config.steps));
+    const point = (evaluation: RunResult['evaluation'] & object): CurvePoint => ({ step: session!.step, trainingBusyMs: lastRecord?.cumulativeCost.totalBusyMs ?? 0, avgAtK: evaluation.avgAtK, evaluation });
+    if (at.size === 0) await session.start();
+    else {
+      // step by step, so the policy can be evaluated (idle only) between steps
+      const done = (): boolean => session!.state === 'done';
+      while (!done()) {
+        await session.stepOnce();
+        if (at.has(session.step) && !done()) {
+          progress({ phase: 'eval-during', step: session.step - 1, steps: request.config.steps });
+          const e = await session.evaluate(evalOptions);
+          curve.push(point(e));
+          progress({ phase: 'eval-during', step: session.step - 1, steps: request.config.steps, avgAtK: e.avgAtK });
+        }
+      }
+    }
     if (failure !== null) throw failure;
     if (session.state !== 'done') throw new Error(`training ended in state ${session.state} after ${session.step} of ${request.config.steps} steps`);
     progress({ phase: 'eval-after' });
     const evaluation = await session.evaluate(evalOptions);
+    if (at.size > 0) curve.push(point(evaluation));
     progress({ phase: 'done', avgAtK: evaluation.avgAtK });
     return finish('ok', null, evaluation);
   } catch (e) {

@@ -42,6 +42,8 @@ const USAGE = `usage: npm run experiment -- [options]
                          (rho 1) and world-model-only (rho 0) keep theirs (default: the preset's, ${WMRL_RHO})
   --eval-k K             programs per held-out task (default ${DEFAULT_EVAL_K})
   --eval-tasks all|N|id,id   held-out tasks: all, the N smallest, or a list (default all)
+  --eval-every N         also evaluate each trained run after every N steps (held-out score against
+                         training compute; the run files' "curve", the summary's curve table)
   --out DIR              output folder (default results/experiment)
   --models committed|tiny|DIR   committed public/models (default), a tiny random model (plumbing only), or
                          another models folder (models pipeline output, e.g. a larger SFT policy)
@@ -65,6 +67,7 @@ interface Options {
   mixedRho: number | undefined;
   evalK: number;
   evalTasks: string;
+  evalEvery: number | undefined;
   out: string;
   models: ModelChoice;
   pool: number | undefined;
@@ -94,7 +97,7 @@ function parseOptions(argv: string[]): Options {
     args: argv,
     options: {
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, n: { type: 'string' },
-      'max-new-tokens': { type: 'string' }, temperature: { type: 'string' }, 'eval-k': { type: 'string' }, 'eval-tasks': { type: 'string' },
+      'max-new-tokens': { type: 'string' }, temperature: { type: 'string' }, 'eval-k': { type: 'string' }, 'eval-tasks': { type: 'string' }, 'eval-every': { type: 'string' },
       lr: { type: 'string' }, 'kl-beta': { type: 'string' }, rho: { type: 'string' },
       out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
@@ -154,6 +157,7 @@ function parseOptions(argv: string[]): Options {
     mixedRho,
     evalK: positiveInt(values['eval-k'], '--eval-k') ?? (quick ? 1 : DEFAULT_EVAL_K),
     evalTasks: values['eval-tasks'] ?? (quick ? '2' : 'all'),
+    evalEvery: positiveInt(values['eval-every'], '--eval-every'),
     out: resolve(values.out ?? (quick ? 'results/quick' : 'results/experiment')),
     models,
     pool: positiveInt(values.pool, '--pool'),
@@ -224,6 +228,8 @@ function progressLine(label: string, p: RunProgress): string | null {
       return `${label}: evaluating the starting policy`;
     case 'step':
       return `${label}: step ${(p.step ?? 0) + 1}/${p.steps ?? '?'} mean reward ${(p.meanReward ?? 0).toFixed(3)}, ${p.executions ?? 0} executions, step wall ${s(p.stepWallMs)}, busy so far ${s(p.busyMs)}${p.steps !== undefined && p.stepWallMs !== undefined ? `, training ~${formatDuration((p.steps - (p.step ?? 0) - 1) * p.stepWallMs)} left` : ''}`;
+    case 'eval-during':
+      return p.avgAtK === undefined ? `${label}: evaluating after step ${(p.step ?? 0) + 1}` : `${label}: after step ${(p.step ?? 0) + 1}, held-out avg@k x100 = ${(p.avgAtK * 100).toFixed(2)}`;
     case 'eval-after':
       return `${label}: evaluating after training`;
     case 'done':
@@ -246,7 +252,7 @@ function readResult(path: string): RunResult | null {
 
 /** The parts of a request that must match for an existing result to stand in for a new run. */
 function sameRequest(a: RunRequest, b: RunRequest): boolean {
-  const key = (r: RunRequest) => ({ kind: r.kind, preset: r.preset, seed: r.seed, config: r.config, evalK: r.evalK, evalTaskIds: r.evalTaskIds, models: r.models });
+  const key = (r: RunRequest) => ({ kind: r.kind, preset: r.preset, seed: r.seed, config: r.config, evalK: r.evalK, evalTaskIds: r.evalTaskIds, models: r.models, evalAtSteps: r.evalAtSteps ?? [] });
   return isDeepStrictEqual(JSON.parse(JSON.stringify(key(a))), JSON.parse(JSON.stringify(key(b))));
 }
 
@@ -326,7 +332,10 @@ async function main(): Promise<void> {
     for (const id of opts.presets) entries.push({ kind: 'train', preset: id, config: base(seed, id) });
     for (const e of entries) {
       plan.push({
-        request: { kind: e.kind, preset: e.preset, seed, config: e.config, evalK: opts.evalK, evalTaskIds, models: opts.models, poolSize: opts.pool ?? null, executionTimeoutMs: opts.execTimeoutMs, keepPrograms: opts.keepPrograms },
+        request: {
+          kind: e.kind, preset: e.preset, seed, config: e.config, evalK: opts.evalK, evalTaskIds, models: opts.models, poolSize: opts.pool ?? null, executionTimeoutMs: opts.execTimeoutMs, keepPrograms: opts.keepPrograms,
+          ...(e.kind === 'train' && opts.evalEvery ? { evalAtSteps: Array.from({ length: Math.ceil(e.config.steps / opts.evalEvery) - 1 }, (_, i) => (i + 1) * opts.evalEvery!) } : {}),
+        },
         file: resolve(runsDir, runFileName(e.preset, seed)),
         failedFile: resolve(runsDir, runFileName(e.preset, seed, true)),
       });

@@ -227,3 +227,41 @@ export function pairedComparison(runs: readonly RunResult[], a: string, b: strin
   }
   return { a, b, metric, kind, seeds: pairs.map((p) => p.seed), perSeed, interval: perSeed.length > 0 ? tInterval(perSeed, level) : null, ofMeans };
 }
+
+export interface CurveRow {
+  preset: string;
+  step: number;
+  /** held-out avg@k x 100 over the seeds that have this point; step 0 is the seed's SFT row */
+  heldOut: MeanInterval;
+  /** cumulative training busy time after `step` steps, seconds */
+  busySeconds: MeanInterval;
+}
+
+/**
+ * Held-out score against training compute (the paper's headline picture), from the runs that were
+ * evaluated along the way (request.evalAtSteps): per preset and step, mean and interval over seeds.
+ * A seed's SFT row, when there is one, is its point at step 0 and no compute.
+ */
+export function curveRows(runs: readonly RunResult[], order: readonly string[], level = 0.95): CurveRow[] {
+  const ok = runs.filter((r) => r.status === 'ok');
+  const sft = new Map(ok.filter((r) => r.kind === 'sft' && r.evaluation).map((r) => [r.seed, r.evaluation!.avgAtK]));
+  const withCurve = ok.filter((r) => r.kind === 'train' && r.curve && r.curve.length > 0);
+  const presets = [...new Set([...order, ...withCurve.map((r) => r.preset)])];
+  const rows: CurveRow[] = [];
+  for (const preset of presets) {
+    const mine = withCurve.filter((r) => r.preset === preset);
+    const points = new Map<number, { held: number[]; busy: number[] }>();
+    const add = (step: number, avgAtK: number, busyMs: number) => {
+      const p = points.get(step) ?? { held: [], busy: [] };
+      p.held.push(100 * avgAtK);
+      p.busy.push(busyMs / 1000);
+      points.set(step, p);
+    };
+    for (const r of mine) {
+      if (sft.has(r.seed)) add(0, sft.get(r.seed)!, 0);
+      for (const c of r.curve!) add(c.step, c.avgAtK, c.trainingBusyMs);
+    }
+    for (const [step, p] of [...points.entries()].sort((a, b) => a[0] - b[0])) rows.push({ preset, step, heldOut: tInterval(p.held, level), busySeconds: tInterval(p.busy, level) });
+  }
+  return rows;
+}

@@ -1,7 +1,7 @@
 // The Markdown report of an experiment: the configuration it ran with, per preset mean and 95%
 // Student-t interval over seeds of the held-out score and of the compute, and the paired comparisons
 // behind the claims of method.md 5 (claim 1's busy-time ratio of all-real GRPO to WMRL first).
-import { METRICS, pairedComparison, summarisePresets, type MetricKey, type PairedComparison, type PresetSummary } from './aggregate.ts';
+import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey, type PairedComparison, type PresetSummary } from './aggregate.ts';
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
@@ -80,6 +80,11 @@ export function renderReport(input: ReportInput): string {
       cell(s, 'medalRate'), cell(s, 'anyMedalRate'), cell(s, 'validRunRate'),
     ]),
   ));
+  const curve = curveRows(runs, input.presets);
+  if (curve.length > 0) {
+    lines.push('', '## Held-out score along training', '', 'Evaluated during training (`--eval-every`), the same evaluation seeds at every point; step 0 is the SFT row of the same seed. Busy time is training only, summed per component.', '');
+    lines.push(table(['preset', 'step', 'seeds', 'training busy s', labelOf('heldOut')], curve.map((c) => [c.preset, String(c.step), String(c.heldOut.n), formatInterval(c.busySeconds, 0), formatInterval(c.heldOut, 2)])));
+  }
   lines.push('', '## Compute (training)', '');
   const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.sandbox', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight'];
   lines.push(table(['preset', ...computeKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...computeKeys.map((k) => cell(s, k))])));

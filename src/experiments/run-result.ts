@@ -37,6 +37,22 @@ export interface RunRequest {
   executionTimeoutMs: number;
   /** Keep the sampled program texts in the StepRecords (large). */
   keepPrograms: boolean;
+  /**
+   * Steps after which a 'train' run is also evaluated on the held-out tasks, before its last step
+   * (its final evaluation is always made): the points of held-out score against training compute.
+   * Absent or empty: only the final evaluation. Training is the same either way, since every draw of
+   * a step derives from (seed, step), and evaluation is not charged to training.
+   */
+  evalAtSteps?: number[];
+}
+
+/** One held-out evaluation during a 'train' run: after `step` steps, with the training cost so far. */
+export interface CurvePoint {
+  step: number;
+  /** cumulative training busy time after `step` steps, ms (evaluation excluded) */
+  trainingBusyMs: number;
+  avgAtK: number;
+  evaluation: EvaluationResult;
 }
 
 export interface RunEnvironment {
@@ -67,6 +83,8 @@ export interface RunResult {
   records: TrimmedStepRecord[];
   /** Held-out evaluation: after training ('train'), of the starting policy ('sft'). */
   evaluation: EvaluationResult | null;
+  /** 'train' runs with request.evalAtSteps: the evaluations along the way, then the final one. */
+  curve?: CurvePoint[];
   /** Cumulative training cost (the last StepRecord's); null for 'sft' runs. */
   training: CostSheet | null;
   /** Workers, models and pool start-up on the page, ms. */
@@ -79,7 +97,7 @@ export interface RunResult {
 
 /** What the page reports while a run goes on (the CLI prints it as a progress line). */
 export interface RunProgress {
-  phase: 'startup' | 'ready' | 'eval-before' | 'step' | 'eval-after' | 'done';
+  phase: 'startup' | 'ready' | 'eval-before' | 'step' | 'eval-during' | 'eval-after' | 'done';
   preset: string;
   seed: number;
   /** For 'step': the step just finished (0-based) and the run's step count. */

@@ -24,7 +24,7 @@ describe('npm run experiment -- --quick', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('runs SFT + 2 presets x 1 seed in Chromium and writes consistent JSON, CSV and Markdown; a rerun resumes', { timeout: 300_000 }, () => {
-    const first = cli(['--quick', '--models', models, '--out', out]);
+    const first = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out]);
     console.log(`experiment --quick (${models} models): ${first.seconds.toFixed(1)} s\n${first.stdout.split('\n').slice(-8).join('\n')}`);
     expect(first.stderr).not.toMatch(/Error/);
     expect(first.status).toBe(0);
@@ -64,6 +64,19 @@ describe('npm run experiment -- --quick', () => {
         expect(g.programChars).toHaveLength(2);
       }
     }
+    // --eval-every 1: each trained run is also evaluated after step 1, with the training cost so far;
+    // its last point is the final evaluation. The SFT run has no curve.
+    expect(sft?.curve).toBeUndefined();
+    for (const id of ['grpo-all-real', 'wmrl']) {
+      const r = byPreset.get(id)!;
+      expect(r.curve?.map((c) => c.step)).toEqual([1, 2]);
+      expect(r.curve?.[0].trainingBusyMs).toBe(r.records[0].cumulativeCost.totalBusyMs);
+      expect(r.curve?.[0].evaluation.tasks.map((t) => t.taskId)).toEqual(r.evaluation?.tasks.map((t) => t.taskId));
+      expect(r.curve?.[1].avgAtK).toBe(r.evaluation?.avgAtK);
+      expect(r.curve?.[1].trainingBusyMs).toBe(r.training?.totalBusyMs);
+    }
+    expect(first.stdout).toMatch(/after step 1, held-out avg@k x100 = /);
+
     // all-real GRPO executes every program (2 steps x B 2 x n 2) and never calls the world model
     expect(byPreset.get('grpo-all-real')?.training?.counts.executions).toBe(8);
     expect(byPreset.get('grpo-all-real')?.training?.counts.worldModelForwards).toBe(0);
@@ -87,11 +100,12 @@ describe('npm run experiment -- --quick', () => {
     const ratio = (byPreset.get('grpo-all-real')?.training?.totalBusyMs ?? NaN) / (byPreset.get('wmrl')?.training?.totalBusyMs ?? NaN);
     expect(md).toContain(`grpo-all-real / wmrl (total busy s), per seed: seed 1: ${ratio.toFixed(2)}`);
     expect(md).toContain('Student-t');
+    expect(md).toMatch(/## Held-out score along training[\s\S]*\| wmrl \| 0 \| 1 \| 0 \(n=1\) \|[\s\S]*\| wmrl \| 1 \| 1 \|/);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { claim1BusyRatio: { perSeed: number[] } };
     expect(summary.claim1BusyRatio.perSeed[0]).toBeCloseTo(ratio, 9);
 
     // a second invocation finds every run done and only rewrites the tables
-    const again = cli(['--quick', '--models', models, '--out', out]);
+    const again = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out]);
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('3 runs planned, 0 to run');
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(md);
@@ -100,7 +114,7 @@ describe('npm run experiment -- --quick', () => {
     // its time from the runs already on disk
     const wmrl = readFileSync(join(out, 'runs', 'wmrl-seed1.json'));
     rmSync(join(out, 'runs', 'wmrl-seed1.json'));
-    const resumed = cli(['--quick', '--models', models, '--out', out]);
+    const resumed = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out]);
     expect(resumed.status).toBe(0);
     expect(resumed.stdout).toContain('3 runs planned, 1 to run');
     expect(resumed.stdout).toMatch(/1 run\(s\) remain, about \d+ (s|min) left: wmrl seed 1/);

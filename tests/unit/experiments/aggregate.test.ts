@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { METRICS, pairedComparison, runMetrics, summarisePresets } from '../../../src/experiments/aggregate';
+import { curveRows, METRICS, pairedComparison, runMetrics, summarisePresets } from '../../../src/experiments/aggregate';
 import { csvField, parseCsv, runsCsv } from '../../../src/experiments/csv';
 import { formatInterval, renderReport } from '../../../src/experiments/report';
 import { isRunResult, runFileName, trimRecord, SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
@@ -44,6 +44,33 @@ const RUNS: RunResult[] = [
 ];
 
 describe('aggregation', () => {
+  it('held-out score against training compute: per preset and step, over the seeds that have the point, the SFT row at step 0', () => {
+    const withCurve = (preset: string, seed: number, points: [number, number, number][]): RunResult => ({
+      ...run(preset, seed, points[points.length - 1][1], wmrlCost(seed)),
+      curve: points.map(([step, avg, busyMs]) => ({ step, avgAtK: avg, trainingBusyMs: busyMs, evaluation: evaluation(avg) })),
+    });
+    const runs = [
+      run(SFT_PRESET, 1, 0.1, null), run(SFT_PRESET, 2, 0.2, null),
+      withCurve('wmrl', 1, [[5, 0.2, 10_000], [10, 0.3, 20_000]]),
+      withCurve('wmrl', 2, [[5, 0.4, 30_000], [10, 0.5, 40_000]]),
+      // a run without evaluations along the way has no curve and adds no point
+      run('wmrl', 3, 0.9, wmrlCost(3)),
+      withCurve('grpo-all-real', 1, [[10, 0.6, 90_000]]),
+    ];
+    const rows = curveRows(runs, ['grpo-all-real', 'wmrl']);
+    expect(rows.map((r) => [r.preset, r.step, r.heldOut.n])).toEqual([
+      ['grpo-all-real', 0, 1], ['grpo-all-real', 10, 1],
+      ['wmrl', 0, 2], ['wmrl', 5, 2], ['wmrl', 10, 2],
+    ]);
+    const w5 = rows.find((r) => r.preset === 'wmrl' && r.step === 5)!;
+    expect(w5.heldOut.mean).toBeCloseTo(30, 12);
+    expect(w5.busySeconds.mean).toBeCloseTo(20, 12);
+    expect(rows.find((r) => r.preset === 'wmrl' && r.step === 0)!.heldOut.mean).toBeCloseTo(15, 12);
+    expect(rows.find((r) => r.preset === 'wmrl' && r.step === 0)!.busySeconds.mean).toBe(0);
+    expect(renderReport({ title: 't', runs, presets: ['grpo-all-real', 'wmrl'] })).toMatch(/## Held-out score along training[\s\S]*\| wmrl \| 5 \| 2 \| 20 \[/);
+    expect(renderReport({ title: 't', runs: RUNS, presets: ['grpo-all-real', 'wmrl'] })).not.toMatch(/along training/);
+  });
+
   it('turns a run into table units: percent, seconds, counts', () => {
     const m = runMetrics(RUNS[3]);
     expect(m.heldOut).toBeCloseTo(20, 12);
