@@ -123,13 +123,6 @@ interface SampleRecord extends SampledProgram {
   run?: GradedRun;
 }
 
-interface ComposedRecord {
-  taskId: string;
-  card: string;
-  program: string;
-  run?: GradedRun;
-}
-
 interface MutantRecord {
   taskId: string;
   card: string;
@@ -137,6 +130,9 @@ interface MutantRecord {
   program: string;
   run?: GradedRun;
 }
+
+/** A composed corpus program run on its task (--composed-per-task). */
+type ComposedRecord = Omit<MutantRecord, 'kind'>;
 
 interface Figures {
   machine: string;
