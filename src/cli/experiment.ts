@@ -11,15 +11,18 @@
 // skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
 // next time; the other runs continue.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { pairedComparison, summarisePresets } from '../experiments/aggregate.ts';
+import { curveRows, pairedComparison, summarisePresets } from '../experiments/aggregate.ts';
+import { evaluateClaims, LARGER_SFT_PRESET } from '../experiments/claims.ts';
+import { evaluationMismatch } from '../experiments/cross-compare.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
-import { FOLDER_MODELS_PATH, isRunResult, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
+import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
 import type { TrainerConfig } from '../training/trainer.ts';
 import { DEFAULT_EVAL_K } from '../training/evaluate.ts';
@@ -52,6 +55,8 @@ const USAGE = `usage: npm run experiment -- [options]
   --exec-timeout-ms N    per-program execution budget (default 20000)
   --run-timeout-min M    a run taking longer is recorded as failed (default 60)
   --no-sft               skip the SFT (before-training) evaluations
+  --larger-sft DIR       claim 4: the SFT rows of DIR (an --sft-only experiment of a larger policy, evaluated
+                         the same way) enter this folder's tables and claims as the row sft-larger
   --keep-programs        keep program texts in the StepRecords
   --force                rerun runs whose result exists
   --build                rebuild dist/ first
@@ -74,6 +79,7 @@ interface Options {
   execTimeoutMs: number;
   runTimeoutMs: number;
   sft: boolean;
+  largerSft: string | undefined;
   keepPrograms: boolean;
   force: boolean;
   build: boolean;
@@ -101,7 +107,7 @@ function parseOptions(argv: string[]): Options {
       lr: { type: 'string' }, 'kl-beta': { type: 'string' }, rho: { type: 'string' },
       out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
-      build: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' }, 'sft-only': { type: 'boolean' },
+      build: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' }, 'sft-only': { type: 'boolean' }, 'larger-sft': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -164,6 +170,7 @@ function parseOptions(argv: string[]): Options {
     execTimeoutMs: positiveInt(values['exec-timeout-ms'], '--exec-timeout-ms') ?? 20_000,
     runTimeoutMs: 60_000 * (Number(values['run-timeout-min'] ?? 60) || 60),
     sft: values['no-sft'] !== true,
+    largerSft: values['larger-sft'] === undefined ? undefined : resolve(values['larger-sft']),
     sftConfigFrom: (presetList[0] ?? 'grpo-all-real') as PresetId,
     keepPrograms: values['keep-programs'] === true,
     force: values.force === true,
@@ -256,7 +263,24 @@ function sameRequest(a: RunRequest, b: RunRequest): boolean {
   return isDeepStrictEqual(JSON.parse(JSON.stringify(key(a))), JSON.parse(JSON.stringify(key(b))));
 }
 
+/** Samples the host's 1-minute load average while a run goes on (HostLoad). */
+function watchLoad(): () => HostLoad {
+  const samples: number[] = [loadavg()[0]];
+  const timer = setInterval(() => samples.push(loadavg()[0]), 15_000);
+  return () => {
+    clearInterval(timer);
+    samples.push(loadavg()[0]);
+    return { cpus: cpus().length, samples: samples.length, meanLoad1: samples.reduce((a, b) => a + b, 0) / samples.length, maxLoad1: Math.max(...samples) };
+  };
+}
+
 async function runOne(browser: Browser, url: string, planned: PlannedRun, label: string, timeoutMs: number): Promise<RunResult> {
+  const stopWatch = watchLoad();
+  const result = await runOnPage(browser, url, planned, label, timeoutMs);
+  return { ...result, host: stopWatch() };
+}
+
+async function runOnPage(browser: Browser, url: string, planned: PlannedRun, label: string, timeoutMs: number): Promise<RunResult> {
   const page: Page = await browser.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -291,12 +315,34 @@ async function runOne(browser: Browser, url: string, planned: PlannedRun, label:
   }
 }
 
+/**
+ * --larger-sft: the SFT rows of another folder, renamed sft-larger, for the requested seeds. They pair
+ * with this folder's runs only if both were evaluated the same way, which is checked against the
+ * SFT row of the same seed.
+ */
+function largerSftRuns(dir: string, seeds: readonly number[], own: readonly RunResult[]): RunResult[] {
+  const out: RunResult[] = [];
+  for (const seed of seeds) {
+    const r = readResult(resolve(dir, 'runs', runFileName(SFT_PRESET, seed)));
+    if (!r) continue;
+    const mine = own.find((x) => x.preset === SFT_PRESET && x.seed === seed) ?? own.find((x) => x.seed === seed);
+    if (mine) {
+      const why = evaluationMismatch({ label: relative(root, dir), runs: [r] }, { label: 'this folder', runs: [mine] });
+      if (why) throw new UsageError(`--larger-sft: not comparable: ${why}`, false);
+    }
+    out.push({ ...r, preset: LARGER_SFT_PRESET });
+  }
+  if (out.length === 0) throw new UsageError(`--larger-sft ${relative(process.cwd(), dir)}: no runs/sft-seed<seed>.json for seeds ${seeds.join(',')}`, false);
+  return out;
+}
+
 function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { runs: RunResult[] } {
   const runs: RunResult[] = [];
   for (const p of plan) {
     const r = readResult(p.file) ?? readResult(p.failedFile);
     if (r && sameRequest(r.request, p.request)) runs.push(r);
   }
+  if (opts.largerSft) runs.push(...largerSftRuns(opts.largerSft, opts.seeds, runs));
   const title = `Experiment: ${opts.presets.length > 0 ? opts.presets.join(', ') : SFT_PRESET} x seeds ${opts.seeds.join(', ')}`;
   writeFileSync(resolve(opts.out, 'runs.csv'), runsCsv(runs));
   writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command }) + '\n');
@@ -307,7 +353,12 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     presets: summarisePresets(runs, opts.presets),
     claim1BusyRatio: pairedComparison(runs, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio'),
     claim5AnchorWeight: pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'meanAnchorWeight', 'difference'),
-    runs: runs.map((r) => ({ preset: r.preset, seed: r.seed, status: r.status, file: `runs/${runFileName(r.preset, r.seed, r.status !== 'ok')}` })),
+    claims: evaluateClaims(runs),
+    curve: curveRows(runs, opts.presets),
+    runs: runs.map((r) => ({
+      preset: r.preset, seed: r.seed, status: r.status,
+      file: r.preset === LARGER_SFT_PRESET ? relative(opts.out, resolve(opts.largerSft!, 'runs', runFileName(SFT_PRESET, r.seed))) : `runs/${runFileName(r.preset, r.seed, r.status !== 'ok')}`,
+    })),
   };
   writeFileSync(resolve(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   return { runs };

@@ -27,7 +27,8 @@ export type MetricKey =
   | 'tokensFirst'
   | 'tokensLast'
   | 'wmPairwiseAccuracy'
-  | 'wmValidityAccuracy';
+  | 'wmValidityAccuracy'
+  | 'hostLoad';
 
 export interface MetricSpec {
   key: MetricKey;
@@ -67,6 +68,8 @@ export const METRICS: readonly MetricSpec[] = [
   { key: 'wmPairwiseAccuracy', label: 'world-model pairwise accuracy on anchors', digits: 3, training: true },
   // The same over pairs where exactly one program ran: does s prefer the one that works?
   { key: 'wmValidityAccuracy', label: 'world model prefers the valid one (failed vs valid pairs)', digits: 3, training: true },
+  // The host's 1-minute load average during the run, per core: near 1 means another job shared the cores.
+  { key: 'hostLoad', label: 'host load per core (mean over run)', digits: 2, training: false },
 ];
 
 /** Mean raw world-model score s over a step's programs; undefined when the world model was not called. */
@@ -126,6 +129,7 @@ export function runMetrics(r: RunResult): RunMetrics {
     m.anyMedalRate = 100 * r.evaluation.anyMedalRate;
     m.validRunRate = 100 * r.evaluation.validRunRate;
   }
+  if (r.host && r.host.samples > 0) m.hostLoad = r.host.meanLoad1 / r.host.cpus;
   if (r.kind === 'train' && r.training) {
     const t = r.training;
     // a component a run file does not have (sandboxStart before it was metered) stays unmeasured
@@ -162,7 +166,7 @@ export interface PresetSummary {
   metrics: Partial<Record<MetricKey, MeanInterval>>;
 }
 
-/** Per preset (in the given order; the SFT rows first when present): mean and interval over seeds. */
+/** Per preset (in the given order; the SFT rows first when present): mean and interval over seeds. A row's kind is its runs'. */
 export function summarisePresets(runs: readonly RunResult[], order: readonly string[], level = 0.95): PresetSummary[] {
   const presets = [...new Set([...(runs.some((r) => r.preset === SFT_PRESET) ? [SFT_PRESET] : []), ...order, ...runs.map((r) => r.preset)])];
   const out: PresetSummary[] = [];
@@ -172,7 +176,7 @@ export function summarisePresets(runs: readonly RunResult[], order: readonly str
     const ok = mine.filter((r) => r.status === 'ok').sort((a, b) => a.seed - b.seed);
     const summary: PresetSummary = {
       preset,
-      kind: preset === SFT_PRESET ? 'sft' : 'train',
+      kind: mine[0].kind,
       seeds: ok.map((r) => r.seed),
       failedSeeds: mine.filter((r) => r.status !== 'ok').map((r) => r.seed).sort((a, b) => a - b),
       metrics: {},

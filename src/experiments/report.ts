@@ -1,6 +1,7 @@
 // The Markdown report of an experiment: the configuration it ran with, per preset mean and 95%
 // Student-t interval over seeds of the held-out score and of the compute, and the paired comparisons
 // behind the claims of method.md 5 (claim 1's busy-time ratio of all-real GRPO to WMRL first).
+import { evaluateClaims, type ClaimResult } from './claims.ts';
 import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey, type PairedComparison, type PresetSummary } from './aggregate.ts';
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
@@ -43,6 +44,23 @@ function comparisonLine(c: PairedComparison, digits: number): string {
   return `- ${c.a} ${op} ${c.b} (${labelOf(c.metric)}), per seed: ${per}; mean of per-seed values ${formatInterval(c.interval, digits)}${of}.`;
 }
 
+function testLine(t: ClaimResult['tests'][number]): string {
+  const op = t.kind === 'ratio' ? '/' : '-';
+  const digits = t.metric === 'meanAnchorWeight' ? 3 : 2;
+  const side = `${t.direction === 'greater' ? '>' : '<'} ${t.holdsBeyond}`;
+  return `${t.a} ${op} ${t.b} ${side}: ${t.comparison.seeds.length === 0 ? 'not run' : `${formatInterval(t.comparison.interval, digits)}, ${t.verdict}`}`;
+}
+
+/** One row per claim: its statement, each test with its interval, the verdict. */
+export function claimsTable(claims: readonly ClaimResult[]): string {
+  return table(['claim', 'statement', 'tests (metric: held-out x100 unless named)', 'seeds', 'verdict'], claims.map((c) => [
+    c.id, c.statement,
+    c.tests.map((t) => `${testLine(t)}${t.metric === 'heldOut' ? '' : ` (${labelOf(t.metric)})`}`).join('; '),
+    String(Math.min(...c.tests.map((t) => t.comparison.seeds.length))),
+    c.verdict + (c.missing.length > 0 ? ` (no run of ${c.missing.join(', ')})` : ''),
+  ]));
+}
+
 export function renderReport(input: ReportInput): string {
   const { runs } = input;
   const summaries = summarisePresets(runs, input.presets);
@@ -76,7 +94,7 @@ export function renderReport(input: ReportInput): string {
     ['preset', 'seeds', labelOf('heldOut'), ...(hasSft ? ['minus SFT (paired)'] : []), labelOf('medalRate'), labelOf('anyMedalRate'), labelOf('validRunRate')],
     summaries.map((s) => [
       s.preset, seedsCell(s), cell(s, 'heldOut'),
-      ...(hasSft ? [s.kind === 'sft' ? '—' : formatInterval(pairedComparison(runs, s.preset, SFT_PRESET, 'heldOut', 'difference').interval, 2)] : []),
+      ...(hasSft ? [s.preset === SFT_PRESET ? '—' : formatInterval(pairedComparison(runs, s.preset, SFT_PRESET, 'heldOut', 'difference').interval, 2)] : []),
       cell(s, 'medalRate'), cell(s, 'anyMedalRate'), cell(s, 'validRunRate'),
     ]),
   ));
@@ -86,11 +104,17 @@ export function renderReport(input: ReportInput): string {
     lines.push(table(['preset', 'step', 'seeds', 'training busy s', labelOf('heldOut')], curve.map((c) => [c.preset, String(c.step), String(c.heldOut.n), formatInterval(c.busySeconds, 0), formatInterval(c.heldOut, 2)])));
   }
   lines.push('', '## Compute (training)', '');
-  const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.sandbox', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight'];
+  const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.verifier', 'busy.sandbox', 'busy.sandboxStart', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight', 'hostLoad'];
   lines.push(table(['preset', ...computeKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...computeKeys.map((k) => cell(s, k))])));
   lines.push('', '## Training signals (first and last step)', '');
   const signalKeys: MetricKey[] = ['wmScoreFirst', 'wmScoreLast', 'tokensFirst', 'tokensLast', 'wmPairwiseAccuracy', 'wmValidityAccuracy'];
   lines.push(table(['preset', ...signalKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...signalKeys.map((k) => cell(s, k))])));
+  lines.push('', '## The claims, decided', '');
+  lines.push(
+    'Each claim of method.md 5 as paired, seed-by-seed comparisons (mean [95% interval]). A test holds when its whole interval lies on the claim\'s side of the bound, fails when it lies on the other side of the failure bound; a claim holds when all its tests hold and fails when one fails (src/experiments/claims.ts).',
+    '',
+    claimsTable(evaluateClaims(runs)),
+  );
   lines.push('', '## Claims measured in this invocation', '');
   const has = (p: string) => runs.some((r) => r.preset === p && r.status === 'ok');
   if (has('grpo-all-real') && has('wmrl')) {

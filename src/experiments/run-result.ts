@@ -93,6 +93,19 @@ export interface RunResult {
   wallMs: number;
   startedAt: string;
   finishedAt: string;
+  /**
+   * The machine's load while the run went on, sampled by the runner (Node's os.loadavg, 1-minute
+   * average, every 15 s): busy times are only comparable between runs under similar load, and the
+   * compute accounting names what else ran. Absent in run files written before it was recorded.
+   */
+  host?: HostLoad;
+}
+
+export interface HostLoad {
+  cpus: number;
+  samples: number;
+  meanLoad1: number;
+  maxLoad1: number;
 }
 
 /** What the page reports while a run goes on (the CLI prints it as a progress line). */

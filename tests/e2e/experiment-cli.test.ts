@@ -137,5 +137,21 @@ describe('npm run experiment -- --quick', () => {
     const committed = JSON.parse(readFileSync(join(out, 'runs', 'sft-seed1.json'), 'utf8')) as RunResult;
     expect(run.evaluation?.tasks.map((t) => t.scores)).toEqual(committed.evaluation?.tasks.map((t) => t.scores));
     expect(cli(['--sft-only', '--no-sft']).stderr).toMatch(/exclude each other/);
+
+    // claim 4: that folder's SFT row joins the first folder's tables as sft-larger (no run needed)
+    const joined = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out, '--larger-sft', out2]);
+    expect(joined.status).toBe(0);
+    expect(joined.stdout).toContain('3 runs planned, 0 to run');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { presets: { preset: string; kind: string }[]; claims: { id: string; verdict: string; tests: { comparison: { perSeed: number[] } }[] }[] };
+    expect(summary.presets.find((p) => p.preset === 'sft-larger')?.kind).toBe('sft');
+    const claim4 = summary.claims.find((c) => c.id === '4')!;
+    const wmrl = JSON.parse(readFileSync(join(out, 'runs', 'wmrl-seed1.json'), 'utf8')) as RunResult;
+    expect(claim4.tests[0].comparison.perSeed[0]).toBeCloseTo(100 * ((wmrl.evaluation?.avgAtK ?? NaN) - (run.evaluation?.avgAtK ?? NaN)), 9);
+    expect(claim4.verdict).toBe('undecided');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\| sft-larger \| 1 \|/);
+    // a folder without SFT rows is refused with a message
+    const none = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out, '--larger-sft', join(out, 'runs')]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/--larger-sft .*no runs\/sft-seed<seed>\.json for seeds 1/);
   });
 });

@@ -1,6 +1,7 @@
 // This project's measured results, as `npm run experiment` summarised them (results/<name>/summary.json,
 // published to /results/ at build time). Only reads and selects: every number comes from the file.
-import type { MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
+import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
+import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
 
 export interface ExperimentSummary {
@@ -11,6 +12,10 @@ export interface ExperimentSummary {
   claim1BusyRatio?: PairedComparison;
   /** wmrl-unreadable minus wmrl, mean anchor weight w_A (the claim-5 control); interval null when not both ran. */
   claim5AnchorWeight?: PairedComparison;
+  /** The claims of method.md 5 with their verdicts (src/experiments/claims.ts); absent in older summaries. */
+  claims?: ClaimResult[];
+  /** Held-out score along training (runs evaluated with --eval-every); absent in older summaries. */
+  curve?: CurveRow[];
 }
 
 export interface ResultsIndex {
@@ -64,4 +69,36 @@ export async function loadSummary(entry: ResultsIndex['results'][number], base =
 /** The entry shown first: the main experiment when there is one, else the first in the index. */
 export function defaultEntry(index: ResultsIndex): ResultsIndex['results'][number] | null {
   return index.results.find((r) => r.name === 'main') ?? index.results[0] ?? null;
+}
+
+export interface CurveLine {
+  preset: string;
+  /** (busy seconds, held-out x100): the mean over seeds at each evaluated step */
+  mean: [number, number][];
+  /** the same points at the lower and upper ends of the held-out interval (null with one seed) */
+  low: [number, number][] | null;
+  high: [number, number][] | null;
+  seeds: number;
+}
+
+/**
+ * The paper's headline picture from a summary's curve rows: per preset, held-out score against
+ * cumulative training busy time, one point per evaluated step. A point's x is the mean busy time
+ * over the seeds that have it; its interval is the held-out score's.
+ */
+export function curveLines(summary: ExperimentSummary): CurveLine[] {
+  const rows = summary.curve ?? [];
+  const presets = [...new Set(rows.map((r) => r.preset))];
+  return presets.map((preset) => {
+    const mine = rows.filter((r) => r.preset === preset).sort((a, b) => a.step - b.step);
+    const x = (r: CurveRow) => r.busySeconds.mean;
+    const bounded = mine.every((r) => r.heldOut.low !== null && r.heldOut.high !== null);
+    return {
+      preset,
+      mean: mine.map((r) => [x(r), r.heldOut.mean]),
+      low: bounded ? mine.map((r) => [x(r), r.heldOut.low!]) : null,
+      high: bounded ? mine.map((r) => [x(r), r.heldOut.high!]) : null,
+      seeds: Math.min(...mine.map((r) => r.heldOut.n)),
+    };
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEntry, formatInterval, ourRows, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
+import { curveLines, defaultEntry, formatInterval, ourRows, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
 import { tInterval } from '../../../src/experiments/interval';
 
 describe("the companion's table of our results", () => {
@@ -30,5 +30,22 @@ describe("the companion's table of our results", () => {
     expect(defaultEntry(index('a-first', 'main', 'sensitivity-lr'))?.name).toBe('main');
     expect(defaultEntry(index('sensitivity-kl', 'sensitivity-lr'))?.name).toBe('sensitivity-kl');
     expect(defaultEntry(index())).toBeNull();
+  });
+
+  it("draws the headline picture from the summary's curve rows: x is mean busy time, the band the score's interval", () => {
+    const row = (preset: string, step: number, held: number[], busy: number[]) => ({ preset, step, heldOut: tInterval(held), busySeconds: tInterval(busy) });
+    const summary: ExperimentSummary = {
+      format: 'wmrl-experiment-summary', version: 1, command: '', presets: [],
+      curve: [row('wmrl', 5, [20, 30], [100, 120]), row('wmrl', 0, [10, 12], [0, 0]), row('grpo-all-real', 0, [10], [0])],
+    };
+    const [wmrl, grpo] = curveLines(summary);
+    expect(wmrl.preset).toBe('wmrl');
+    // sorted by step, whatever the file's order
+    expect(wmrl.mean).toEqual([[0, 11], [110, 25]]);
+    expect(wmrl.low![1][1]).toBeCloseTo(tInterval([20, 30]).low!, 12);
+    expect(wmrl.seeds).toBe(2);
+    // one seed: the mean line alone
+    expect(grpo.low).toBeNull();
+    expect(curveLines({ ...summary, curve: undefined })).toEqual([]);
   });
 });

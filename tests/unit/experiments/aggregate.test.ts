@@ -4,35 +4,8 @@ import { curveRows, METRICS, pairedComparison, runMetrics, summarisePresets } fr
 import { csvField, parseCsv, runsCsv } from '../../../src/experiments/csv';
 import { formatInterval, renderReport } from '../../../src/experiments/report';
 import { isRunResult, runFileName, trimRecord, SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
-import { presetConfig, type PresetId } from '../../../src/training/presets';
-import { emptyCost, type CostSheet } from '../../../src/training/cost';
-import type { EvaluationResult } from '../../../src/training/evaluate';
+import { cost, evaluation, run } from './run-fixtures';
 import type { StepRecord } from '../../../src/training/trainer';
-
-function evaluation(avg: number, medal = 0): EvaluationResult {
-  return { k: 2, seed: 1, tasks: [{ taskId: 'a', scores: [avg, avg], statuses: ['ok', 'ok'], medals: [null, null], avg, anyMedal: medal > 0 }], avgAtK: avg, medalRate: medal, anyMedalRate: medal > 0 ? 1 : 0, validRunRate: 1, cost: emptyCost() };
-}
-
-function cost(busy: { policySampling: number; worldModel: number; sandbox: number; policyUpdate: number }, wall: number, executions: number, forwards: number): CostSheet {
-  const c = emptyCost();
-  c.busyMs = { ...busy, sandboxStart: 0, verifier: 0 };
-  c.totalBusyMs = busy.policySampling + busy.worldModel + busy.sandbox + busy.policyUpdate;
-  c.wallMs = wall;
-  c.counts.executions = executions;
-  c.counts.worldModelForwards = forwards;
-  return c;
-}
-
-function run(preset: string, seed: number, avg: number, training: CostSheet | null, status: 'ok' | 'failed' = 'ok'): RunResult {
-  const kind = preset === SFT_PRESET ? 'sft' : 'train';
-  const config = presetConfig((kind === 'sft' ? 'wmrl' : preset) as PresetId, { seed, steps: 3 });
-  return {
-    format: 'wmrl-experiment-run', version: 1, kind, preset, seed, status, error: status === 'ok' ? null : 'boom, "quoted"\nsecond line',
-    request: { kind, preset, seed, config, evalK: 2, evalTaskIds: null, models: 'tiny', poolSize: 1, executionTimeoutMs: 1000, keepPrograms: false },
-    environment: null, records: [], evaluation: status === 'ok' ? evaluation(avg) : null, training: status === 'ok' ? training : null,
-    startupMs: 1000, wallMs: 5000, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:05.000Z',
-  };
-}
 
 const grpoCost = (s: number) => cost({ policySampling: 1000 * s, worldModel: 0, sandbox: 9000 * s, policyUpdate: 2000 * s }, 10_000 * s, 96, 0);
 const wmrlCost = (s: number) => cost({ policySampling: 1000 * s, worldModel: 500 * s, sandbox: 1000 * s, policyUpdate: 1500 * s }, 4000 * s, 12, 3);
@@ -80,6 +53,9 @@ describe('aggregation', () => {
     expect(m.executions).toBe(96);
     expect(runMetrics(RUNS[0]).busyTotal).toBeUndefined();
     expect(runMetrics(RUNS[8])).toEqual({});
+    // the host's load is per core; a run file from before it was recorded has none
+    expect(runMetrics({ ...RUNS[3], host: { cpus: 2, samples: 3, meanLoad1: 3, maxLoad1: 4 } }).hostLoad).toBe(1.5);
+    expect(runMetrics(RUNS[3]).hostLoad).toBeUndefined();
   });
 
   it('reads the first and last step: mean raw world-model score and program length, none without the world model', () => {
@@ -147,6 +123,9 @@ describe('report and CSV', () => {
     expect(md).toContain('t quantile 4.303 for 3 seeds');
     expect(md).toMatch(/grpo-all-real \/ wmrl \(total busy s\), per seed: seed 1: 3\.00; seed 2: 3\.00/);
     expect(md).toContain('## Failed runs');
+    // the claims table: claim 1 decided from the two paired seeds, claim 4 lacks its larger SFT row
+    expect(md).toMatch(/\| 1 \| WMRL needs less compute[^\n]*grpo-all-real \/ wmrl > 1: 3\.00 \[3\.00, 3\.00\], holds[^\n]*\| 2 \| holds \|/);
+    expect(md).toMatch(/\| 4 \| [^\n]*\| not run \(no run of sft-larger\) \|/);
     expect(md).toContain('## Training signals (first and last step)');
     // the SFT row has no compute row
     const compute = md.split('## Compute (training)')[1].split('## Claims')[0];
