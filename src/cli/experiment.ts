@@ -6,7 +6,7 @@
 // path in headless Chromium (createTrainer: policy worker, world-model worker, sandbox pool, page-side grader). Per
 // seed it evaluates the starting (SFT) policy once (the "no RL" row), then trains and evaluates each
 // preset. Each run writes <out>/runs/<preset>-seed<seed>.json; after every run <out>/runs.csv,
-// <out>/summary.md and <out>/summary.json are rewritten from all the requested runs on disk, so
+// <out>/summary.md, <out>/summary.json (and <out>/curve.svg, for runs evaluated along the way) are rewritten from all the requested runs on disk, so
 // an interrupted experiment leaves its tables. A run whose file exists (with the same request) is
 // skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
 // next time; the other runs continue.
@@ -28,6 +28,7 @@ import type { TrainerConfig } from '../training/trainer.ts';
 import { DEFAULT_EVAL_K } from '../training/evaluate.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { ensureFreshDist, launchChromium, serveDist } from './browser-session.ts';
+import { curveSvg } from './curve-svg.ts';
 import { readVerifiedModels } from './model-files.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -361,6 +362,7 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     })),
   };
   writeFileSync(resolve(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  if (summary.curve.length > 0) writeFileSync(resolve(opts.out, 'curve.svg'), curveSvg(summary.curve, `${relative(root, opts.out)}: held-out score against training busy time`));
   return { runs };
 }
 

@@ -101,6 +101,7 @@ describe('npm run experiment -- --quick', () => {
     expect(md).toContain(`grpo-all-real / wmrl (total busy s), per seed: seed 1: ${ratio.toFixed(2)}`);
     expect(md).toContain('Student-t');
     expect(md).toMatch(/## Held-out score along training[\s\S]*\| wmrl \| 0 \| 1 \| 0 \(n=1\) \|[\s\S]*\| wmrl \| 1 \| 1 \|/);
+    expect(readFileSync(join(out, 'curve.svg'), 'utf8')).toMatch(/<polyline data-preset="wmrl" points="[\d.]+,[\d.]+ [\d.]+,[\d.]+ [\d.]+,[\d.]+"/);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { claim1BusyRatio: { perSeed: number[] } };
     expect(summary.claim1BusyRatio.perSeed[0]).toBeCloseTo(ratio, 9);
 

@@ -1,0 +1,51 @@
+// The paper's headline picture as a standalone SVG file (results/<name>/curve.svg), for readers of
+// the docs on a code host: held-out score against cumulative training busy time, per preset, the
+// mean over seeds as a solid line with dots and the 95% interval of the score as a shaded band. The
+// companion draws the same rows live (our-results.ts); this is the static copy the runner writes.
+import type { CurveRow } from '../experiments/aggregate.ts';
+import { formatTick, linearScale, niceDomain, niceTicks } from '../ui/charts/scale.ts';
+
+const W = 640;
+const H = 360;
+const M = { top: 34, right: 16, bottom: 48, left: 56 };
+const COLORS: Record<string, string> = { wmrl: '#3451b2', 'grpo-all-real': '#d9730d', 'wmrl-static': '#17803d', 'world-model-only': '#b42318' };
+const OTHER = ['#7c3aed', '#0f766e', '#8a93a3'];
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const num = (v: number) => v.toFixed(1);
+
+export function curveSvg(rows: readonly CurveRow[], title: string): string {
+  const presets = [...new Set(rows.map((r) => r.preset))];
+  const ys = rows.flatMap((r) => [r.heldOut.mean, r.heldOut.low ?? r.heldOut.mean, r.heldOut.high ?? r.heldOut.mean]);
+  const xs = rows.map((r) => r.busySeconds.mean);
+  const xd = niceDomain([Math.min(0, ...xs), Math.max(1, ...xs)]);
+  const yd = niceDomain([Math.min(0, ...ys), Math.max(1, ...ys)]);
+  const sx = linearScale(xd, [M.left, W - M.right]);
+  const sy = linearScale(yd, [H - M.bottom, M.top]);
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    `<title>${esc(title)}</title>`,
+    `<rect width="${W}" height="${H}" fill="#fff"/>`,
+  ];
+  for (const t of niceTicks(xd[0], xd[1], 6)) out.push(`<line x1="${num(sx(t))}" x2="${num(sx(t))}" y1="${M.top}" y2="${H - M.bottom}" stroke="#e5e7eb"/><text x="${num(sx(t))}" y="${H - M.bottom + 16}" text-anchor="middle" fill="#333">${formatTick(t)}</text>`);
+  for (const t of niceTicks(yd[0], yd[1], 5)) out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${num(sy(t))}" y2="${num(sy(t))}" stroke="#e5e7eb"/><text x="${M.left - 6}" y="${num(sy(t) + 4)}" text-anchor="end" fill="#333">${formatTick(t)}</text>`);
+  out.push(
+    `<text x="${(M.left + W - M.right) / 2}" y="${H - 10}" text-anchor="middle">training busy seconds (cumulative, mean over seeds)</text>`,
+    `<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">held-out avg@k x100</text>`,
+  );
+  presets.forEach((preset, i) => {
+    const color = COLORS[preset] ?? OTHER[i % OTHER.length];
+    const mine = rows.filter((r) => r.preset === preset).sort((a, b) => a.step - b.step);
+    const pt = (r: CurveRow, y: number) => `${num(sx(r.busySeconds.mean))},${num(sy(y))}`;
+    if (mine.every((r) => r.heldOut.low !== null && r.heldOut.high !== null)) {
+      const band = [...mine.map((r) => pt(r, r.heldOut.high!)), ...[...mine].reverse().map((r) => pt(r, r.heldOut.low!))];
+      out.push(`<polygon data-band="${esc(preset)}" points="${band.join(' ')}" fill="${color}" fill-opacity="0.12" stroke="none"/>`);
+    }
+    out.push(`<polyline data-preset="${esc(preset)}" points="${mine.map((r) => pt(r, r.heldOut.mean)).join(' ')}" fill="none" stroke="${color}" stroke-width="2"/>`);
+    for (const r of mine) out.push(`<circle cx="${num(sx(r.busySeconds.mean))}" cy="${num(sy(r.heldOut.mean))}" r="3" fill="${color}"><title>${esc(`${preset}, step ${r.step}: ${r.heldOut.mean.toFixed(2)} (${r.heldOut.n} seeds), ${r.busySeconds.mean.toFixed(0)} busy s`)}</title></circle>`);
+    const seeds = Math.min(...mine.map((r) => r.heldOut.n));
+    out.push(`<rect x="${M.left + 8 + i * 190}" y="10" width="14" height="3" fill="${color}"/><text x="${M.left + 28 + i * 190}" y="15">${esc(`${preset} (${seeds} seed${seeds === 1 ? '' : 's'})`)}</text>`);
+  });
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { curveSvg } from '../../../src/cli/curve-svg';
+import { tInterval } from '../../../src/experiments/interval';
+import type { CurveRow } from '../../../src/experiments/aggregate';
+
+const row = (preset: string, step: number, held: number[], busy: number[]): CurveRow => ({ preset, step, heldOut: tInterval(held), busySeconds: tInterval(busy) });
+
+const points = (svg: string, preset: string): [number, number][] => {
+  const m = svg.match(new RegExp(`<polyline data-preset="${preset}" points="([^"]*)"`));
+  if (!m) throw new Error(`no line for ${preset}`);
+  return m[1].split(' ').map((p) => p.split(',').map(Number) as [number, number]);
+};
+
+describe('the headline picture as an SVG file', () => {
+  const rows = [
+    row('wmrl', 5, [50, 60], [300, 340]), row('wmrl', 0, [40, 44], [0, 0]), row('wmrl', 10, [45, 55], [700, 650]),
+    row('grpo-all-real', 0, [42], [0]), row('grpo-all-real', 10, [48], [2000]),
+  ];
+  const svg = curveSvg(rows, 'held-out <score> & "compute"');
+
+  it('draws one line per preset through its steps in order, left to right as compute grows, higher scores higher', () => {
+    const w = points(svg, 'wmrl');
+    expect(w).toHaveLength(3);
+    expect(w[0][0]).toBeLessThan(w[1][0]);
+    expect(w[1][0]).toBeLessThan(w[2][0]);
+    // step 5 (mean 55) is drawn above step 0 (mean 42): SVG y grows downwards
+    expect(w[1][1]).toBeLessThan(w[0][1]);
+    const g = points(svg, 'grpo-all-real');
+    expect(g).toHaveLength(2);
+    // the same busy time lands at the same x across presets: both start at 0
+    expect(g[0][0]).toBe(w[0][0]);
+    for (const [x, y] of [...w, ...g]) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(640);
+      expect(y).toBeGreaterThanOrEqual(0);
+      expect(y).toBeLessThanOrEqual(360);
+    }
+  });
+
+  it('shades the interval only where every point has one, and escapes the text', () => {
+    expect(svg).toContain('data-band="wmrl"');
+    expect(svg).not.toContain('data-band="grpo-all-real"');
+    expect(svg).toContain('<title>held-out &lt;score&gt; &amp; &quot;compute&quot;</title>');
+    expect(svg).toContain('grpo-all-real (1 seed)');
+    expect(svg).toContain('wmrl (2 seeds)');
+    // balanced: every opened element closes
+    const opened = (svg.match(/<(svg|title|text|circle)\b/g) ?? []).length;
+    const closed = (svg.match(/<\/(svg|title|text|circle)>/g) ?? []).length;
+    expect(closed).toBe(opened);
+  });
+});
