@@ -1,6 +1,6 @@
 // The paper's headline picture as a standalone SVG file (results/<name>/curve.svg), for readers of
 // the docs on a code host: held-out score against cumulative training busy time, per preset, the
-// mean over seeds as a solid line with dots and the 95% interval of the score as a shaded band. The
+// mean over seeds as a solid line with dots and the 95% interval of the score as a shaded band (cut at 0 and 100). The
 // companion draws the same rows live (our-results.ts); this is the static copy the runner writes.
 import type { CurveRow } from '../experiments/aggregate.ts';
 import { formatTick, linearScale, niceDomain, niceTicks } from '../ui/charts/scale.ts';
@@ -16,10 +16,11 @@ const num = (v: number) => v.toFixed(1);
 
 export function curveSvg(rows: readonly CurveRow[], title: string): string {
   const presets = [...new Set(rows.map((r) => r.preset))];
-  const ys = rows.flatMap((r) => [r.heldOut.mean, r.heldOut.low ?? r.heldOut.mean, r.heldOut.high ?? r.heldOut.mean]);
   const xs = rows.map((r) => r.busySeconds.mean);
   const xd = niceDomain([Math.min(0, ...xs), Math.max(1, ...xs)]);
-  const yd = niceDomain([Math.min(0, ...ys), Math.max(1, ...ys)]);
+  // held-out avg@k x100 lies in [0, 100]; a t band from few seeds reaches past it and is cut there
+  const yd = [0, 100] as const;
+  const clampY = (y: number) => Math.min(100, Math.max(0, y));
   const sx = linearScale(xd, [M.left, W - M.right]);
   const sy = linearScale(yd, [H - M.bottom, M.top]);
   const out: string[] = [
@@ -36,7 +37,7 @@ export function curveSvg(rows: readonly CurveRow[], title: string): string {
   presets.forEach((preset, i) => {
     const color = COLORS[preset] ?? OTHER[i % OTHER.length];
     const mine = rows.filter((r) => r.preset === preset).sort((a, b) => a.step - b.step);
-    const pt = (r: CurveRow, y: number) => `${num(sx(r.busySeconds.mean))},${num(sy(y))}`;
+    const pt = (r: CurveRow, y: number) => `${num(sx(r.busySeconds.mean))},${num(sy(clampY(y)))}`;
     if (mine.every((r) => r.heldOut.low !== null && r.heldOut.high !== null)) {
       const band = [...mine.map((r) => pt(r, r.heldOut.high!)), ...[...mine].reverse().map((r) => pt(r, r.heldOut.low!))];
       out.push(`<polygon data-band="${esc(preset)}" points="${band.join(' ')}" fill="${color}" fill-opacity="0.12" stroke="none"/>`);

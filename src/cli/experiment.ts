@@ -48,6 +48,8 @@ const USAGE = `usage: npm run experiment -- [options]
   --eval-tasks all|N|id,id   held-out tasks: all, the N smallest, or a list (default all)
   --eval-every N         also evaluate each trained run after every N steps (held-out score against
                          training compute; the run files' "curve", the summary's curve table)
+  --curve-presets a,b    the presets --eval-every applies to (default: all); the others are evaluated
+                         only at the end, so one invocation can hold both kinds of run
   --out DIR              output folder (default results/experiment)
   --models committed|tiny|DIR   committed public/models (default), a tiny random model (plumbing only), or
                          another models folder (models pipeline output, e.g. a larger SFT policy)
@@ -74,6 +76,8 @@ interface Options {
   evalK: number;
   evalTasks: string;
   evalEvery: number | undefined;
+  /** Presets --eval-every applies to; null: all. */
+  curvePresets: Set<string> | null;
   out: string;
   models: ModelChoice;
   pool: number | undefined;
@@ -104,7 +108,7 @@ function parseOptions(argv: string[]): Options {
     args: argv,
     options: {
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, n: { type: 'string' },
-      'max-new-tokens': { type: 'string' }, temperature: { type: 'string' }, 'eval-k': { type: 'string' }, 'eval-tasks': { type: 'string' }, 'eval-every': { type: 'string' },
+      'max-new-tokens': { type: 'string' }, temperature: { type: 'string' }, 'eval-k': { type: 'string' }, 'eval-tasks': { type: 'string' }, 'eval-every': { type: 'string' }, 'curve-presets': { type: 'string' },
       lr: { type: 'string' }, 'kl-beta': { type: 'string' }, rho: { type: 'string' },
       out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
@@ -121,6 +125,9 @@ function parseOptions(argv: string[]): Options {
   const known = new Set<string>(PRESETS.map((p) => p.id));
   const presetList = (values.presets ?? (quick ? 'grpo-all-real,wmrl' : 'grpo-all-real,world-model-only,wmrl')).split(',').map((s) => s.trim()).filter(Boolean);
   for (const p of presetList) if (!known.has(p)) throw new UsageError(`unknown preset ${JSON.stringify(p)} (known: ${[...known].join(', ')})`);
+  const curvePresets = values['curve-presets'] === undefined ? null : new Set(values['curve-presets'].split(',').map((x) => x.trim()).filter(Boolean));
+  for (const p of curvePresets ?? []) if (!presetList.includes(p)) throw new UsageError(`--curve-presets: ${JSON.stringify(p)} is not among --presets`);
+  if (curvePresets && values['eval-every'] === undefined) throw new UsageError('--curve-presets needs --eval-every');
   const seeds = (values.seeds ?? (quick ? '1' : '1,2,3')).split(',').map((s) => {
     const n = Number(s.trim());
     if (!Number.isInteger(n)) throw new UsageError(`--seeds: ${JSON.stringify(s)} is not an integer`);
@@ -165,6 +172,7 @@ function parseOptions(argv: string[]): Options {
     evalK: positiveInt(values['eval-k'], '--eval-k') ?? (quick ? 1 : DEFAULT_EVAL_K),
     evalTasks: values['eval-tasks'] ?? (quick ? '2' : 'all'),
     evalEvery: positiveInt(values['eval-every'], '--eval-every'),
+    curvePresets,
     out: resolve(values.out ?? (quick ? 'results/quick' : 'results/experiment')),
     models,
     pool: positiveInt(values.pool, '--pool'),
@@ -387,7 +395,7 @@ async function main(): Promise<void> {
       plan.push({
         request: {
           kind: e.kind, preset: e.preset, seed, config: e.config, evalK: opts.evalK, evalTaskIds, models: opts.models, poolSize: opts.pool ?? null, executionTimeoutMs: opts.execTimeoutMs, keepPrograms: opts.keepPrograms,
-          ...(e.kind === 'train' && opts.evalEvery ? { evalAtSteps: Array.from({ length: Math.ceil(e.config.steps / opts.evalEvery) - 1 }, (_, i) => (i + 1) * opts.evalEvery!) } : {}),
+          ...(e.kind === 'train' && opts.evalEvery && (opts.curvePresets?.has(e.preset) ?? true) ? { evalAtSteps: Array.from({ length: Math.ceil(e.config.steps / opts.evalEvery) - 1 }, (_, i) => (i + 1) * opts.evalEvery!) } : {}),
         },
         file: resolve(runsDir, runFileName(e.preset, seed)),
         failedFile: resolve(runsDir, runFileName(e.preset, seed, true)),

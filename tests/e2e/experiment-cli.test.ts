@@ -110,6 +110,12 @@ describe('npm run experiment -- --quick', () => {
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('3 runs planned, 0 to run');
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(md);
+    // --curve-presets narrows --eval-every: grpo-all-real would now be a run without a curve, which is
+    // another request than the one on disk
+    const narrowed = cli(['--quick', '--eval-every', '1', '--curve-presets', 'wmrl', '--models', models, '--out', out]);
+    expect(narrowed.status).toBe(2);
+    expect(narrowed.stderr).toMatch(/grpo-all-real-seed1\.json holds a run with a different configuration/);
+    expect(cli(['--quick', '--eval-every', '1', '--curve-presets', 'wmrl-static']).stderr).toMatch(/--curve-presets: "wmrl-static" is not among --presets/);
 
     // an interrupted invocation (the last run's file missing): the rerun runs only it, and estimates
     // its time from the runs already on disk

@@ -40,6 +40,10 @@ describe('the headline picture as an SVG file', () => {
   it('shades the interval only where every point has one, and escapes the text', () => {
     expect(svg).toContain('data-band="wmrl"');
     expect(svg).not.toContain('data-band="grpo-all-real"');
+    // two seeds give a t band far past [0, 100]; it is cut at the axis ends (y 34 at 100, 312 at 0)
+    const band = svg.match(/data-band="wmrl" points="([^"]*)"/)![1].split(' ').map((p) => Number(p.split(',')[1]));
+    expect(Math.min(...band)).toBe(34);
+    expect(Math.max(...band)).toBe(312);
     expect(svg).toContain('<title>held-out &lt;score&gt; &amp; &quot;compute&quot;</title>');
     expect(svg).toContain('grpo-all-real (1 seed)');
     expect(svg).toContain('wmrl (2 seeds)');
