@@ -107,7 +107,20 @@ describe('the paper, live (#/paper)', () => {
     await page.selectOption('[data-testid=ours-pick]', 'claim4-medium');
     await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run claim4-medium'));
     expect(await ours.textContent()).toMatch(/SFT policy \(no RL\)\s*5\s*\d+\.\d \[/);
+    // the rerun with the second models: the headline picture (one mean line and two interval lines
+    // per preset evaluated along training) and the claims with their verdicts
+    await page.selectOption('[data-testid=ours-pick]', 'main-v2');
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main-v2'));
+    await page.locator('[data-testid=ours-curve] svg[role=img]').waitFor();
+    expect(await page.locator('[data-testid=ours-curve] path[fill=none]').count()).toBeGreaterThanOrEqual(6);
+    expect(await page.locator('[data-testid=ours-curve] .legend').textContent()).toMatch(/wmrl \(\d seeds?\)[\s\S]*grpo-all-real \(\d seeds?\)/);
     await page.selectOption('[data-testid=ours-pick]', 'main');
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main'));
+    // the first models' table has no curve; its claims are decided from its run files (claim 1 holds there)
+    expect(await page.locator('[data-testid=ours-curve]').count()).toBe(0);
+    const claims = page.locator('[data-testid=ours-claims] tbody tr');
+    expect(await claims.count()).toBe(6);
+    expect((await claims.nth(0).textContent())?.trim()).toMatch(/^1\. WMRL needs less compute[\s\S]*grpo-all-real \/ wmrl: 3\.11 \[2\.39, 3\.84\]\s*holds$/);
     expect(await page.locator('[data-testid=paper-table] tbody tr').count()).toBe(7);
 
     // Recomputation times, as measured by the page itself.
