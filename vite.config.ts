@@ -77,6 +77,8 @@ export default defineConfig({
           environment: 'node',
           // Some unit tests run onnxruntime sessions or Pyodide; on a loaded 2-core machine 5 s is too tight.
           testTimeout: 30_000,
+          // beforeAll hooks build onnxruntime sessions too: 10 s timed out under load (training-graph).
+          hookTimeout: 120_000,
         },
       },
       {
