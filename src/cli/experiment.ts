@@ -403,6 +403,8 @@ async function main(): Promise<void> {
     }
   }
 
+  // A --larger-sft folder without SFT rows is refused now, not after the first run.
+  if (opts.largerSft) largerSftRuns(opts.largerSft, opts.seeds, []);
   const todo: PlannedRun[] = [];
   // Runs already on disk (an earlier, interrupted invocation) give the first estimate of the time left.
   const finished: FinishedRun[] = [];
