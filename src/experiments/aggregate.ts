@@ -248,7 +248,7 @@ export interface CurveRow {
  */
 export function curveRows(runs: readonly RunResult[], order: readonly string[], level = 0.95): CurveRow[] {
   const ok = runs.filter((r) => r.status === 'ok');
-  const sft = new Map(ok.filter((r) => r.kind === 'sft' && r.evaluation).map((r) => [r.seed, r.evaluation!.avgAtK]));
+  const sft = new Map(ok.filter((r) => r.preset === SFT_PRESET && r.evaluation).map((r) => [r.seed, r.evaluation!.avgAtK]));
   const withCurve = ok.filter((r) => r.kind === 'train' && r.curve && r.curve.length > 0);
   const presets = [...new Set([...order, ...withCurve.map((r) => r.preset)])];
   const rows: CurveRow[] = [];

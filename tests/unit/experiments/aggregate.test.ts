@@ -30,6 +30,8 @@ describe('aggregation', () => {
       run('wmrl', 3, 0.9, wmrlCost(3)),
       withCurve('grpo-all-real', 1, [[10, 0.6, 90_000]]),
     ];
+    // another policy's SFT row (claim 4's sft-larger) is not this seed's step 0
+    runs.push(run('sft-larger', 1, 0.9, null));
     const rows = curveRows(runs, ['grpo-all-real', 'wmrl']);
     expect(rows.map((r) => [r.preset, r.step, r.heldOut.n])).toEqual([
       ['grpo-all-real', 0, 1], ['grpo-all-real', 10, 1],
