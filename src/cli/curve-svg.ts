@@ -3,13 +3,12 @@
 // mean over seeds as a solid line with dots and the 95% interval of the score as a shaded band (cut at 0 and 100). The
 // companion draws the same rows live (our-results.ts); this is the static copy the runner writes.
 import type { CurveRow } from '../experiments/aggregate.ts';
+import { presetColor } from '../ui/charts/palette.ts';
 import { formatTick, linearScale, niceDomain, niceTicks } from '../ui/charts/scale.ts';
 
 const W = 640;
 const H = 360;
 const M = { top: 34, right: 16, bottom: 48, left: 56 };
-const COLORS: Record<string, string> = { wmrl: '#3451b2', 'grpo-all-real': '#d9730d', 'wmrl-static': '#17803d', 'world-model-only': '#b42318' };
-const OTHER = ['#7c3aed', '#0f766e', '#8a93a3'];
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const num = (v: number) => v.toFixed(1);
@@ -35,7 +34,7 @@ export function curveSvg(rows: readonly CurveRow[], title: string): string {
     `<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">held-out avg@k x100</text>`,
   );
   presets.forEach((preset, i) => {
-    const color = COLORS[preset] ?? OTHER[i % OTHER.length];
+    const color = presetColor(preset, i);
     const mine = rows.filter((r) => r.preset === preset).sort((a, b) => a.step - b.step);
     const pt = (r: CurveRow, y: number) => `${num(sx(r.busySeconds.mean))},${num(sy(clampY(y)))}`;
     if (mine.every((r) => r.heldOut.low !== null && r.heldOut.high !== null)) {
