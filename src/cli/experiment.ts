@@ -403,8 +403,9 @@ async function main(): Promise<void> {
     }
   }
 
-  // A --larger-sft folder without SFT rows is refused now, not after the first run.
-  if (opts.largerSft) largerSftRuns(opts.largerSft, opts.seeds, []);
+  // A --larger-sft folder without SFT rows, or evaluated unlike the runs already here, is refused
+  // now, not after hours of runs.
+  if (opts.largerSft) largerSftRuns(opts.largerSft, opts.seeds, plan.flatMap((p) => readResult(p.file) ?? []));
   const todo: PlannedRun[] = [];
   // Runs already on disk (an earlier, interrupted invocation) give the first estimate of the time left.
   const finished: FinishedRun[] = [];

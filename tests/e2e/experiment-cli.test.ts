@@ -4,7 +4,7 @@
 // invocation resumes (skips every finished run). Uses the committed models when public/models has
 // them, else the tiny random model (plumbing only).
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCsv } from '../../src/experiments/csv';
@@ -23,7 +23,7 @@ function cli(args: string[]): CliRun {
 describe('npm run experiment -- --quick', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('runs SFT + 2 presets x 1 seed in Chromium and writes consistent JSON, CSV and Markdown; a rerun resumes', { timeout: 300_000 }, () => {
+  it('runs SFT + 2 presets x 1 seed in Chromium and writes consistent JSON, CSV and Markdown; a rerun resumes', { timeout: 900_000 }, () => {
     const first = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out]);
     console.log(`experiment --quick (${models} models): ${first.seconds.toFixed(1)} s\n${first.stdout.split('\n').slice(-8).join('\n')}`);
     expect(first.stderr).not.toMatch(/Error/);
@@ -156,6 +156,14 @@ describe('npm run experiment -- --quick', () => {
     expect(claim4.tests[0].comparison.perSeed[0]).toBeCloseTo(100 * ((wmrl.evaluation?.avgAtK ?? NaN) - (run.evaluation?.avgAtK ?? NaN)), 9);
     expect(claim4.verdict).toBe('undecided');
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\| sft-larger \| 1 \|/);
+    // a folder evaluated another way is refused before anything runs, since this folder's SFT row is on disk
+    const other = join(out, 'other-eval');
+    mkdirSync(join(other, 'runs'), { recursive: true });
+    writeFileSync(join(other, 'runs', 'sft-seed1.json'), JSON.stringify({ ...run, request: { ...run.request, evalK: run.request.evalK + 1 } }));
+    const mismatch = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out, '--larger-sft', other]);
+    expect(mismatch.status).toBe(2);
+    expect(mismatch.stderr).toMatch(/--larger-sft: not comparable: seed 1: .*other-eval was evaluated with \{"k":2/);
+    expect(mismatch.stdout).not.toContain('runs planned');
     // a folder without SFT rows is refused with a message
     const none = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out, '--larger-sft', join(out, 'runs')]);
     expect(none.status).toBe(2);
