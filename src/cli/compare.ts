@@ -1,10 +1,12 @@
 // npm run compare -- <folder>:<preset> <folder>:<preset> [--metric heldOut] [--ratio] [--json]
 // npm run compare -- --anchor-pairs <folder>:<preset> [<folder>:<preset> ...]
-// npm run compare -- --same <folder> <folder>
+// npm run compare -- --same <folder> <folder> [--within]
 //
 // The third says whether two experiment folders hold runs that did the same thing, every measured
 // time aside (run-behaviour.ts): a seeded `npm run experiment -- --quick` before and after a
-// refactor must give the same; it exits 1 and names the first differences otherwise.
+// refactor must give the same; it exits 1 and names the first differences otherwise. With --within
+// the second folder may hold more runs: a rerun of some of a grid's runs (the quiet compute
+// accounting) is checked against their twins in the grid.
 //
 // The second form pools the anchor groups of all the given runs and says how often the world-model
 // score orders two programs as their real scores do (all pairs, and failed-vs-valid pairs).
@@ -23,7 +25,8 @@ import { behaviourDifferences } from '../experiments/run-behaviour.ts';
 
 const USAGE = `usage: npm run compare -- <folder>:<preset> <folder>:<preset> [--metric KEY] [--ratio] [--json]
        npm run compare -- --anchor-pairs <folder>:<preset> [<folder>:<preset> ...]
-       npm run compare -- --same <folder> <folder>       (same runs, timings aside?)
+       npm run compare -- --same <folder> <folder> [--within]
+                        (same runs, timings aside? --within: the second may hold more)
   e.g.   npm run compare -- results/sensitivity-kl0.04:wmrl results/main:wmrl
   metrics: ${METRICS.map((m) => m.key).join(', ')} (default heldOut); differences unless --ratio`;
 
@@ -44,9 +47,9 @@ function side(spec: string): ComparisonSide {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' }, 'anchor-pairs': { type: 'boolean' }, same: { type: 'boolean' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' }, 'anchor-pairs': { type: 'boolean' }, same: { type: 'boolean' }, within: { type: 'boolean' } }, allowPositionals: true });
   if (values.same && positionals.length === 2) {
-    sameBehaviour(positionals[0], positionals[1]);
+    sameBehaviour(positionals[0], positionals[1], values.within === true);
     return;
   }
   if (values['anchor-pairs'] && positionals.length > 0) {
@@ -79,12 +82,12 @@ function runFiles(folder: string): Map<string, unknown> {
   return new Map(files.map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]));
 }
 
-/** Every run file of a has a twin in b that did the same (timings aside), and none is left over. */
-function sameBehaviour(a: string, b: string): void {
+/** Every run file of a has a twin in b that did the same (timings aside), and none is left over in b unless `within`. */
+function sameBehaviour(a: string, b: string, within: boolean): void {
   const ra = runFiles(a);
   const rb = runFiles(b);
   const problems: string[] = [];
-  for (const name of new Set([...ra.keys(), ...rb.keys()])) {
+  for (const name of new Set([...ra.keys(), ...(within ? [] : rb.keys())])) {
     if (!ra.has(name) || !rb.has(name)) {
       problems.push(`${name}: only in ${ra.has(name) ? a : b}`);
       continue;
@@ -96,7 +99,7 @@ function sameBehaviour(a: string, b: string): void {
     for (const p of problems) console.log(`  ${p}`);
     process.exit(1);
   }
-  console.log(`same: ${ra.size} run file(s) did the same in ${a} and ${b}, timings aside`);
+  console.log(`same: ${ra.size} run file(s) did the same in ${a} and ${b}, timings aside${within && rb.size > ra.size ? ` (${rb.size - ra.size} more in ${b}, not compared)` : ''}`);
 }
 
 /** Pooled over every anchor group of the given runs: pairs ordered as y, overall and failed-vs-valid. */

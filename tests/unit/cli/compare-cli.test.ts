@@ -1,0 +1,59 @@
+// npm run compare -- --same on committed run files: a rerun that differs only in its timings is the
+// same; a changed behaviour is named; --within lets the second folder hold more runs (a rerun of
+// part of a grid checked against the grid), without it a run left over is a difference.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../../run-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'wmrl-compare-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const committed = (name: string) => join(REPO_ROOT, 'results/main-v2/runs', name);
+
+function folder(name: string, files: Record<string, unknown>): string {
+  const out = join(dir, name);
+  mkdirSync(join(out, 'runs'), { recursive: true });
+  for (const [f, v] of Object.entries(files)) writeFileSync(join(out, 'runs', f), JSON.stringify(v));
+  return out;
+}
+
+const wmrl = JSON.parse(readFileSync(committed('wmrl-seed1.json'), 'utf8')) as { wallMs: number; startedAt: string; records: { meanReward: number; wallMs: number }[] };
+const sft = JSON.parse(readFileSync(committed('sft-seed1.json'), 'utf8')) as unknown;
+
+function same(...args: string[]) {
+  return runCli('src/cli/compare.ts', ['--same', ...args]);
+}
+
+describe('npm run compare -- --same', () => {
+  const grid = folder('grid', { 'wmrl-seed1.json': wmrl, 'sft-seed1.json': sft });
+  const slower = { ...wmrl, wallMs: wmrl.wallMs * 2, startedAt: '2030-01-01T00:00:00.000Z', records: wmrl.records.map((r) => ({ ...r, wallMs: r.wallMs * 2 })) };
+  const rerun = folder('rerun', { 'wmrl-seed1.json': slower });
+
+  it('a rerun of part of the grid that only took longer is the same with --within', () => {
+    const r = same(rerun, grid, '--within');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^same: 1 run file\(s\) did the same .*timings aside \(1 more in .*grid, not compared\)/);
+  });
+
+  it('without --within the run the rerun lacks is a difference', () => {
+    const r = same(rerun, grid);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/sft-seed1\.json: only in .*grid/);
+  });
+
+  it('a changed behaviour is named, --within or not', () => {
+    const changed = folder('changed', { 'wmrl-seed1.json': { ...slower, records: slower.records.map((r, i) => (i === 3 ? { ...r, meanReward: r.meanReward + 0.125 } : r)) } });
+    const r = same(changed, grid, '--within');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('wmrl-seed1.json: records[3].meanReward:');
+  });
+
+  it('two copies of the same folder are the same', () => {
+    const copy = join(dir, 'copy');
+    mkdirSync(join(copy, 'runs'), { recursive: true });
+    for (const f of ['wmrl-seed1.json', 'sft-seed1.json']) copyFileSync(join(grid, 'runs', f), join(copy, 'runs', f));
+    expect(same(copy, grid).status).toBe(0);
+  });
+});
