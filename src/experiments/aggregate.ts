@@ -28,6 +28,9 @@ export type MetricKey =
   | 'tokensLast'
   | 'wmPairwiseAccuracy'
   | 'wmValidityAccuracy'
+  | 'anchorNoCompile'
+  | 'anchorRunFail'
+  | 'wmFailedMinusValid'
   | 'hostLoad';
 
 export interface MetricSpec {
@@ -68,6 +71,11 @@ export const METRICS: readonly MetricSpec[] = [
   { key: 'wmPairwiseAccuracy', label: 'world-model pairwise accuracy on anchors', digits: 3, training: true },
   // The same over pairs where exactly one program ran: does s prefer the one that works?
   { key: 'wmValidityAccuracy', label: 'world model prefers the valid one (failed vs valid pairs)', digits: 3, training: true },
+  // Why the anchors' programs fail, and whether the world model sees it: a program that does not
+  // compile is what a free verifier rejects; s(failed) - s(valid) near 0 or above means it does not.
+  { key: 'anchorNoCompile', label: 'anchor programs that do not compile %', digits: 1, training: true },
+  { key: 'anchorRunFail', label: 'anchor programs that fail when run %', digits: 1, training: true },
+  { key: 'wmFailedMinusValid', label: 'world-model score, failed minus valid anchors', digits: 3, training: true },
   // The host's 1-minute load average during the run, per core: near 1 means another job shared the cores.
   { key: 'hostLoad', label: 'host load per core (mean over run)', digits: 2, training: false },
 ];
@@ -85,7 +93,12 @@ function meanWmScore(step: TrimmedStepRecord): number | undefined {
 /** What anchorPairAccuracy reads of a step record (full or trimmed). */
 export interface AnchorPairSource {
   step: number;
-  groups: readonly { realScores: readonly number[] | null; wmScores: readonly number[] | null; statuses: readonly string[] | null }[];
+  groups: readonly { realScores: readonly number[] | null; wmScores: readonly number[] | null; statuses: readonly string[] | null; messages?: readonly (string | null)[] | null }[];
+}
+
+/** The static check rejected it (wmrl-static): its s is a placeholder 0, not a world-model score. */
+function unscored(message: string | null | undefined): boolean {
+  return (message ?? '').startsWith('static check:');
 }
 
 export function anchorPairAccuracy(records: readonly AnchorPairSource[], failedVsValidOnly = false): { accuracy: number; pairs: number } {
@@ -96,6 +109,7 @@ export function anchorPairAccuracy(records: readonly AnchorPairSource[], failedV
     step.groups.forEach((g, k) => {
       if (!g.realScores || !g.wmScores) return;
       for (let i = 0; i < g.realScores.length; i++) {
+        if (unscored(g.messages?.[i])) continue;
         // For the validity question the truth is only "ran and was graded" (1) or not (0), and a pair
         // of two valid (or two failed) programs falls out because its truths are equal.
         truth.push(failedVsValidOnly ? (g.statuses?.[i] === 'ok' ? 1 : 0) : g.realScores[i]);
@@ -110,6 +124,43 @@ export function anchorPairAccuracy(records: readonly AnchorPairSource[], failedV
 function wmPairwiseAccuracy(records: readonly TrimmedStepRecord[], failedVsValidOnly = false): number | undefined {
   const r = anchorPairAccuracy(records, failedVsValidOnly);
   return r.pairs > 0 ? r.accuracy : undefined;
+}
+
+/** A failed program's message says it never compiled (the interpreter's or the static check's words). */
+export function isCompileFailure(message: string | null | undefined): boolean {
+  return /\b(SyntaxError|IndentationError|TabError)\b/.test(message ?? '');
+}
+
+/** Over the run's anchor programs: % that do not compile, % that fail otherwise, mean s of failed minus valid ones (scored ones only). */
+export function anchorFailures(records: readonly TrimmedStepRecord[]): { programs: number; noCompile: number; runFail: number; wmFailedMinusValid: number | undefined } {
+  let programs = 0;
+  let noCompile = 0;
+  let runFail = 0;
+  const failedS: number[] = [];
+  const validS: number[] = [];
+  for (const step of records) {
+    for (const g of step.groups) {
+      if (!g.statuses) continue;
+      g.statuses.forEach((status, i) => {
+        programs++;
+        const s = unscored(g.messages?.[i]) ? undefined : g.wmScores?.[i];
+        if (status === 'ok') {
+          if (s !== undefined) validS.push(s);
+          return;
+        }
+        if (isCompileFailure(g.messages?.[i])) noCompile++;
+        else runFail++;
+        if (s !== undefined) failedS.push(s);
+      });
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    programs,
+    noCompile: programs > 0 ? (100 * noCompile) / programs : 0,
+    runFail: programs > 0 ? (100 * runFail) / programs : 0,
+    wmFailedMinusValid: failedS.length > 0 && validS.length > 0 ? mean(failedS) - mean(validS) : undefined,
+  };
 }
 
 function meanTokens(step: TrimmedStepRecord): number | undefined {
@@ -151,6 +202,12 @@ export function runMetrics(r: RunResult): RunMetrics {
       put('tokensLast', meanTokens(last));
       put('wmPairwiseAccuracy', wmPairwiseAccuracy(r.records));
       put('wmValidityAccuracy', wmPairwiseAccuracy(r.records, true));
+      const f = anchorFailures(r.records);
+      if (f.programs > 0) {
+        put('anchorNoCompile', f.noCompile);
+        put('anchorRunFail', f.runFail);
+      }
+      put('wmFailedMinusValid', f.wmFailedMinusValid);
     }
   }
   return m;

@@ -109,6 +109,9 @@ export function renderReport(input: ReportInput): string {
   lines.push('', '## Training signals (first and last step)', '');
   const signalKeys: MetricKey[] = ['wmScoreFirst', 'wmScoreLast', 'tokensFirst', 'tokensLast', 'wmPairwiseAccuracy', 'wmValidityAccuracy'];
   lines.push(table(['preset', ...signalKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...signalKeys.map((k) => cell(s, k))])));
+  lines.push('', '## Why the anchors\' programs fail', '', 'Over every executed anchor program of a run: the share that does not compile (a SyntaxError, from the interpreter or the static check; what a free verifier rejects), the share that fails when run (an error, a timeout, a cap), and the mean raw world-model score of the failed ones minus that of the valid ones (near 0 or above: the world model does not see the failure).', '');
+  const failKeys: MetricKey[] = ['anchorNoCompile', 'anchorRunFail', 'wmFailedMinusValid'];
+  lines.push(table(['preset', ...failKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...failKeys.map((k) => cell(s, k))])));
   lines.push('', '## The claims, decided', '');
   lines.push(
     'Each claim of method.md 5 as paired, seed-by-seed comparisons (mean [95% interval]). A test holds when its whole interval lies on the claim\'s side of the bound, fails when it lies on the other side of the failure bound; a claim holds when all its tests hold and fails when one fails (src/experiments/claims.ts).',

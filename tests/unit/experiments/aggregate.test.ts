@@ -134,6 +134,31 @@ describe('report and CSV', () => {
     expect(compute).not.toContain(`| ${SFT_PRESET} |`);
   });
 
+  it("says why the anchors' programs fail and whether the world model sees it", () => {
+    const group = (statuses: string[] | null, messages: (string | null)[] | null, wm: number[] | null) => ({ realScores: statuses ? statuses.map(() => 0) : null, wmScores: wm, statuses, messages, programTokens: statuses?.map(() => 1) ?? [1] });
+    const records = [
+      { step: 0, fusion: { wA: 0.5 }, groups: [
+        group(['ok', 'error', 'error', 'timeout'], [null, 'File "program.py", line 3\nSyntaxError: invalid syntax', 'static check: does not compile: SyntaxError: unmatched \')\'', 'interrupted after 20000 ms'], [0.2, 0.5, 0, 0.4]),
+        group(null, null, [0.9]), // not an anchor: never ran, counts for nothing
+      ] },
+      { step: 1, fusion: { wA: 0.5 }, groups: [group(['ok', 'error', 'ok', 'ok'], [null, 'TypeError: NotASyntaxError', null, null], [0.4, 0.1, 0.3, 0.3])] },
+    ] as unknown as RunResult['records'];
+    const m = runMetrics({ ...run('wmrl', 1, 0.3, wmrlCost(1)), records });
+    expect(m.anchorNoCompile).toBeCloseTo(25, 12); // 2 of 8
+    expect(m.anchorRunFail).toBeCloseTo(25, 12); // the timeout and the TypeError
+    // the program the static check rejected was never scored (its s is a placeholder 0): left out of the gap
+    expect(m.wmFailedMinusValid).toBeCloseTo((0.5 + 0.4 + 0.1) / 3 - (0.2 + 0.4 + 0.3 + 0.3) / 4, 12);
+    // and of the failed-vs-valid pairs: step 0 has (0.5, 0.4 failed) against 0.2 valid, both wrong; step 1 has 0.1 failed against 0.4, 0.3, 0.3, all right
+    expect(m.wmValidityAccuracy).toBeCloseTo(3 / 5, 12);
+    // world-model-only executes nothing: no anchor programs, no figures
+    const none = runMetrics({ ...run('world-model-only', 1, 0.3, wmrlCost(1)), records: [{ step: 0, fusion: { wA: 0 }, groups: [group(null, null, [0.5])] }] as unknown as RunResult['records'] });
+    expect([none.anchorNoCompile, none.anchorRunFail, none.wmFailedMinusValid]).toEqual([undefined, undefined, undefined]);
+    // all-valid anchors: 0% failures, and no gap to measure
+    const clean = runMetrics({ ...run('grpo-all-real', 1, 0.3, grpoCost(1)), records: [{ step: 0, fusion: { wA: 1 }, groups: [group(['ok', 'ok'], [null, null], null)] }] as unknown as RunResult['records'] });
+    expect([clean.anchorNoCompile, clean.anchorRunFail, clean.wmFailedMinusValid]).toEqual([0, 0, undefined]);
+    expect(renderReport({ title: 't', runs: [...RUNS.slice(0, 6), { ...run('wmrl', 1, 0.3, wmrlCost(1)), records }], presets: ['grpo-all-real', 'wmrl'] })).toMatch(/## Why the anchors' programs fail[\s\S]*\| wmrl \| 25\.0 \(n=1\) \| 25\.0 \(n=1\) \| 0\.033 \(n=1\) \|/);
+  });
+
   it("measures the world model's within-group ranking on anchor groups only", () => {
     const group = (real: number[] | null, wm: number[] | null, statuses = ['error', 'ok', 'ok']) => ({ realScores: real, wmScores: wm, statuses, programTokens: [1, 1, 1] });
     const records = [
