@@ -2,6 +2,7 @@
 // and 95% Student-t interval over seeds, and the paired comparisons the claims of method.md 5 need
 // (ratios and differences computed seed by seed, so the shared randomness of a seed cancels).
 import { COST_COMPONENTS, type CostComponent } from '../training/cost.ts';
+import { isRejectedMessage } from '../training/static-checks.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { pairwiseAccuracy } from '../pipeline/rank-metrics.ts';
 import { SFT_PRESET, type RunResult, type TrimmedStepRecord } from './run-result.ts';
@@ -96,10 +97,6 @@ export interface AnchorPairSource {
   groups: readonly { realScores: readonly number[] | null; wmScores: readonly number[] | null; statuses: readonly string[] | null; messages?: readonly (string | null)[] | null }[];
 }
 
-/** The static check rejected it (wmrl-static): its s is a placeholder 0, not a world-model score. */
-function unscored(message: string | null | undefined): boolean {
-  return (message ?? '').startsWith('static check:');
-}
 
 export function anchorPairAccuracy(records: readonly AnchorPairSource[], failedVsValidOnly = false): { accuracy: number; pairs: number } {
   const truth: number[] = [];
@@ -109,7 +106,8 @@ export function anchorPairAccuracy(records: readonly AnchorPairSource[], failedV
     step.groups.forEach((g, k) => {
       if (!g.realScores || !g.wmScores) return;
       for (let i = 0; i < g.realScores.length; i++) {
-        if (unscored(g.messages?.[i])) continue;
+        // rejected by the static check (wmrl-static): never scored, its s is a placeholder 0
+        if (isRejectedMessage(g.messages?.[i])) continue;
         // For the validity question the truth is only "ran and was graded" (1) or not (0), and a pair
         // of two valid (or two failed) programs falls out because its truths are equal.
         truth.push(failedVsValidOnly ? (g.statuses?.[i] === 'ok' ? 1 : 0) : g.realScores[i]);
@@ -143,7 +141,7 @@ export function anchorFailures(records: readonly TrimmedStepRecord[]): { program
       if (!g.statuses) continue;
       g.statuses.forEach((status, i) => {
         programs++;
-        const s = unscored(g.messages?.[i]) ? undefined : g.wmScores?.[i];
+        const s = isRejectedMessage(g.messages?.[i]) ? undefined : g.wmScores?.[i];
         if (status === 'ok') {
           if (s !== undefined) validS.push(s);
           return;

@@ -29,6 +29,7 @@ import type {
   VerifierPort, WorldModelPort,
 } from './ports.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
+import { rejectedMessage } from './static-checks.ts';
 
 export interface TrainerConfig {
   /** A label for the run (preset name). */
@@ -211,7 +212,7 @@ function spread(total: number, idx: readonly number[], r: { scores: number[]; fo
 /** Results for the anchor programs `order`: the real run where one ran (`ran`, for `idx`), the verifier's rejection otherwise. */
 function spreadRuns(order: readonly number[], idx: readonly number[], ran: readonly ExecutionResult[], reason: (j: number) => string | undefined): ExecutionResult[] {
   const byProgram = new Map(idx.map((j, k) => [j, ran[k]]));
-  return order.map((j) => byProgram.get(j) ?? { score: 0, status: 'error', medal: null, busyMs: 0, startMs: 0, workerId: -1, message: `static check: ${reason(j) ?? 'rejected'}` });
+  return order.map((j) => byProgram.get(j) ?? { score: 0, status: 'error', medal: null, busyMs: 0, startMs: 0, workerId: -1, message: rejectedMessage(reason(j)) });
 }
 
 export class Trainer {
