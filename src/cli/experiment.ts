@@ -403,22 +403,24 @@ async function main(): Promise<void> {
     }
   }
 
-  // A --larger-sft folder without SFT rows, or evaluated unlike the runs already here, is refused
-  // now, not after hours of runs.
-  if (opts.largerSft) largerSftRuns(opts.largerSft, opts.seeds, plan.flatMap((p) => readResult(p.file) ?? []));
   const todo: PlannedRun[] = [];
   // Runs already on disk (an earlier, interrupted invocation) give the first estimate of the time left.
   const finished: FinishedRun[] = [];
+  const onDisk: RunResult[] = [];
   for (const p of plan) {
     const existing = readResult(p.file);
     if (existing && !opts.force) {
       if (!sameRequest(existing.request, p.request)) throw new UsageError(`${relative(process.cwd(), p.file)} holds a run with a different configuration: use --force to replace it, or another --out`, false);
       console.log(`skip ${p.request.preset} seed ${p.request.seed}: ${relative(process.cwd(), p.file)} exists`);
       finished.push({ preset: existing.preset, kind: existing.kind, wallMs: existing.wallMs });
+      onDisk.push(existing);
       continue;
     }
     todo.push(p);
   }
+  // A --larger-sft folder without SFT rows, or evaluated unlike the runs already here, is refused
+  // now, not after hours of runs.
+  if (opts.largerSft) largerSftRuns(opts.largerSft, opts.seeds, onDisk);
   console.log(`experiment: ${plan.length} runs planned, ${todo.length} to run; out ${relative(process.cwd(), opts.out) || '.'}`);
   const remainingLine = (from: number): string => {
     const rest = todo.slice(from);

@@ -81,10 +81,12 @@ export const METRICS: readonly MetricSpec[] = [
   { key: 'hostLoad', label: 'host load per core (mean over run)', digits: 2, training: false },
 ];
 
+const meanOf = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
 /** Mean raw world-model score s over a step's programs; undefined when the world model was not called. */
 function meanWmScore(step: TrimmedStepRecord): number | undefined {
   const s = step.groups.flatMap((g) => g.wmScores ?? []);
-  return s.length > 0 ? s.reduce((a, b) => a + b, 0) / s.length : undefined;
+  return s.length > 0 ? meanOf(s) : undefined;
 }
 
 /**
@@ -125,12 +127,12 @@ function wmPairwiseAccuracy(records: readonly TrimmedStepRecord[], failedVsValid
 }
 
 /** A failed program's message says it never compiled (the interpreter's or the static check's words). */
-export function isCompileFailure(message: string | null | undefined): boolean {
+function isCompileFailure(message: string | null | undefined): boolean {
   return /\b(SyntaxError|IndentationError|TabError)\b/.test(message ?? '');
 }
 
 /** Over the run's anchor programs: % that do not compile, % that fail otherwise, mean s of failed minus valid ones (scored ones only). */
-export function anchorFailures(records: readonly TrimmedStepRecord[]): { programs: number; noCompile: number; runFail: number; wmFailedMinusValid: number | undefined } {
+function anchorFailures(records: readonly TrimmedStepRecord[]): { programs: number; noCompile: number; runFail: number; wmFailedMinusValid: number | undefined } {
   let programs = 0;
   let noCompile = 0;
   let runFail = 0;
@@ -152,18 +154,17 @@ export function anchorFailures(records: readonly TrimmedStepRecord[]): { program
       });
     }
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
     programs,
     noCompile: programs > 0 ? (100 * noCompile) / programs : 0,
     runFail: programs > 0 ? (100 * runFail) / programs : 0,
-    wmFailedMinusValid: failedS.length > 0 && validS.length > 0 ? mean(failedS) - mean(validS) : undefined,
+    wmFailedMinusValid: failedS.length > 0 && validS.length > 0 ? meanOf(failedS) - meanOf(validS) : undefined,
   };
 }
 
 function meanTokens(step: TrimmedStepRecord): number | undefined {
   const t = step.groups.flatMap((g) => g.programTokens);
-  return t.length > 0 ? t.reduce((a, b) => a + b, 0) / t.length : undefined;
+  return t.length > 0 ? meanOf(t) : undefined;
 }
 
 export type RunMetrics = Partial<Record<MetricKey, number>>;
@@ -277,7 +278,6 @@ export function pairedComparison(runs: readonly RunResult[], a: string, b: strin
     pairs.push({ seed, va, vb });
   }
   const perSeed = pairs.map((p) => (kind === 'ratio' ? p.va / p.vb : p.va - p.vb));
-  const meanOf = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   let ofMeans: number | null = null;
   if (pairs.length > 0) {
     const ma = meanOf(pairs.map((p) => p.va));
