@@ -7,6 +7,8 @@ const run = (reward: number, wallMs: number) => ({
   seed: 1,
   startedAt: `2026-12-01T10:00:0${wallMs % 10}Z`,
   environment: { userAgent: `machine ${wallMs}` },
+  // the host's load while it ran; older run files have none
+  ...(wallMs % 2 === 0 ? { host: { cpus: 2, samples: 3, meanLoad1: wallMs / 1e5, maxLoad1: wallMs / 1e4 } } : {}),
   records: [
     { step: 0, meanReward: reward, wallMs, cost: { busyMs: { sandbox: wallMs / 2 }, totalBusyMs: wallMs, counts: { executions: 4 } }, update: { loss: 0.5, seconds: wallMs / 1000 } },
   ],
