@@ -23,6 +23,7 @@ export type MetricKey =
   | 'executions'
   | 'worldModelForwards'
   | 'meanAnchorWeight'
+  | 'anchorUpdateShare'
   | 'wmScoreFirst'
   | 'wmScoreLast'
   | 'tokensFirst'
@@ -63,6 +64,9 @@ export const METRICS: readonly MetricSpec[] = [
   { key: 'executions', label: 'executions', digits: 0, training: true },
   { key: 'worldModelForwards', label: 'world-model forwards', digits: 0, training: true },
   { key: 'meanAnchorWeight', label: 'mean anchor weight w_A', digits: 3, training: true },
+  // How much of the update the real stream carries: w_A alone misses calibration flattening the
+  // world model's advantages (a flat isotonic fit sends the world-model stream's coefficients to 0).
+  { key: 'anchorUpdateShare', label: "anchor groups' share of the update (sum of abs c)", digits: 3, training: true },
   // Reward hacking shows as a rising world-model score with a falling real one; program length often moves with it.
   { key: 'wmScoreFirst', label: 'raw world-model score, first step', digits: 3, training: true },
   { key: 'wmScoreLast', label: 'raw world-model score, last step', digits: 3, training: true },
@@ -162,6 +166,20 @@ function anchorFailures(records: readonly TrimmedStepRecord[]): { programs: numb
   };
 }
 
+/** Over the run: sum of |c| on anchor groups' sequences over the sum on all sequences; undefined when every c is 0. */
+function anchorUpdateShare(records: readonly TrimmedStepRecord[]): number | undefined {
+  let anchor = 0;
+  let all = 0;
+  for (const step of records) {
+    for (const g of step.groups) {
+      const c = (g.coefficients ?? []).reduce((a, x) => a + Math.abs(x), 0); // hand-built records may omit them
+      all += c;
+      if (g.anchor) anchor += c;
+    }
+  }
+  return all > 0 ? anchor / all : undefined;
+}
+
 function meanTokens(step: TrimmedStepRecord): number | undefined {
   const t = step.groups.flatMap((g) => g.programTokens);
   return t.length > 0 ? meanOf(t) : undefined;
@@ -201,6 +219,7 @@ export function runMetrics(r: RunResult): RunMetrics {
       put('tokensLast', meanTokens(last));
       put('wmPairwiseAccuracy', wmPairwiseAccuracy(r.records));
       put('wmValidityAccuracy', wmPairwiseAccuracy(r.records, true));
+      put('anchorUpdateShare', anchorUpdateShare(r.records));
       const f = anchorFailures(r.records);
       if (f.programs > 0) {
         put('anchorNoCompile', f.noCompile);

@@ -104,7 +104,7 @@ export function renderReport(input: ReportInput): string {
     lines.push(table(['preset', 'step', 'seeds', 'training busy s', labelOf('heldOut')], curve.map((c) => [c.preset, String(c.step), String(c.heldOut.n), formatInterval(c.busySeconds, 0), formatInterval(c.heldOut, 2)])));
   }
   lines.push('', '## Compute (training)', '');
-  const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.verifier', 'busy.sandbox', 'busy.sandboxStart', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight', 'hostLoad'];
+  const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.verifier', 'busy.sandbox', 'busy.sandboxStart', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight', 'anchorUpdateShare', 'hostLoad'];
   lines.push(table(['preset', ...computeKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...computeKeys.map((k) => cell(s, k))])));
   lines.push('', '## Training signals (first and last step)', '');
   const signalKeys: MetricKey[] = ['wmScoreFirst', 'wmScoreLast', 'tokensFirst', 'tokensLast', 'wmPairwiseAccuracy', 'wmValidityAccuracy'];
@@ -138,9 +138,10 @@ export function renderReport(input: ReportInput): string {
   }
   if (has('wmrl') && has('wmrl-unreadable')) {
     lines.push(
-      'Claim 5 (fallback where the score is not readable from the code): WMRL with shuffled world-model scores against WMRL, paired differences of the mean anchor-stream weight w_A and of the held-out score (x100):',
+      'Claim 5 (fallback where the score is not readable from the code): WMRL with shuffled world-model scores against WMRL, paired differences of the mean anchor-stream weight w_A, of the share of the update on anchor groups and of the held-out score (x100):',
       '',
       comparisonLine(pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'meanAnchorWeight', 'difference'), 3),
+      comparisonLine(pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'anchorUpdateShare', 'difference'), 3),
       comparisonLine(pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'heldOut', 'difference'), 2),
     );
     if (has('grpo-all-real')) lines.push(comparisonLine(pairedComparison(runs, 'wmrl-unreadable', 'grpo-all-real', 'heldOut', 'difference'), 2));

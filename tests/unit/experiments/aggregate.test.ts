@@ -159,6 +159,20 @@ describe('report and CSV', () => {
     expect(renderReport({ title: 't', runs: [...RUNS.slice(0, 6), { ...run('wmrl', 1, 0.3, wmrlCost(1)), records }], presets: ['grpo-all-real', 'wmrl'] })).toMatch(/## Why the anchors' programs fail[\s\S]*\| wmrl \| 25\.0 \(n=1\) \| 25\.0 \(n=1\) \| 0\.033 \(n=1\) \|/);
   });
 
+  it("measures how much of the update the anchor groups carry, sign aside", () => {
+    const group = (anchor: boolean, coefficients: number[]) => ({ anchor, coefficients, realScores: null, wmScores: null, statuses: null, programTokens: coefficients.map(() => 1) });
+    const records = [
+      { step: 0, fusion: { wA: 0.5 }, groups: [group(true, [0.3, -0.3]), group(false, [0.1, -0.1])] },
+      { step: 1, fusion: { wA: 0.5 }, groups: [group(true, [0, 0]), group(false, [-0.2, 0.2])] },
+    ] as unknown as RunResult['records'];
+    expect(runMetrics({ ...run('wmrl', 1, 0.3, wmrlCost(1)), records }).anchorUpdateShare).toBeCloseTo(0.6 / 1.2, 12);
+    // a run whose every coefficient is 0 (a flat calibrator, no anchor spread) has no share to report
+    const flat = [{ step: 0, fusion: { wA: 0.5 }, groups: [group(true, [0, 0]), group(false, [0, 0])] }] as unknown as RunResult['records'];
+    expect(runMetrics({ ...run('wmrl', 1, 0.3, wmrlCost(1)), records: flat }).anchorUpdateShare).toBeUndefined();
+    const md = renderReport({ title: 't', runs: [...RUNS.slice(0, 6), { ...run('wmrl', 1, 0.3, wmrlCost(1)), records }], presets: ['grpo-all-real', 'wmrl'] });
+    expect(md.split('## Compute (training)')[1].split('## Training signals')[0]).toMatch(/\| wmrl \|[^\n]*\| 0\.500 \(n=1\) \|[^\n]*\|\n/);
+  });
+
   it("measures the world model's within-group ranking on anchor groups only", () => {
     const group = (real: number[] | null, wm: number[] | null, statuses = ['error', 'ok', 'ok']) => ({ realScores: real, wmScores: wm, statuses, programTokens: [1, 1, 1] });
     const records = [
