@@ -99,8 +99,8 @@ describe('the paper, live (#/paper)', () => {
     await ours.waitFor({ timeout: 30_000 });
     expect(await ours.textContent()).toMatch(/wmrl\s*\d+\s*\d+\.\d \[/);
     expect(await text(page, 'ours-claim1')).toMatch(/\d\.\d\d \[\d\.\d\d, \d\.\d\d\]×/);
-    // The main experiment comes first; the reader can switch to any other published one.
-    expect(await ours.locator('caption').textContent()).toContain('run main');
+    // The newest main table comes first; the reader can switch to any other published one.
+    expect(await ours.locator('caption').textContent()).toContain('run main-v2)');
     expect(await text(page, 'ours-claim5')).toMatch(/-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]/);
     const names = await page.locator('[data-testid=ours-pick] option').allTextContents();
     expect(names).toEqual(expect.arrayContaining(['main', 'claim4-medium']));
@@ -115,7 +115,7 @@ describe('the paper, live (#/paper)', () => {
     expect(await page.locator('[data-testid=ours-curve] path[fill=none]').count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('[data-testid=ours-curve] .legend').textContent()).toMatch(/wmrl \(\d seeds?\)[\s\S]*grpo-all-real \(\d seeds?\)/);
     await page.selectOption('[data-testid=ours-pick]', 'main');
-    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main)'));
     // the first models' table has no curve; its claims are decided from its run files (claim 1 holds there)
     expect(await page.locator('[data-testid=ours-curve]').count()).toBe(0);
     const claims = page.locator('[data-testid=ours-claims] tbody tr');

@@ -66,9 +66,16 @@ export async function loadSummary(entry: ResultsIndex['results'][number], base =
   return (await s.json()) as ExperimentSummary;
 }
 
-/** The entry shown first: the main experiment when there is one, else the first in the index. */
+/** The main tables, newest first: main-v2 is the rerun with the second models; main the record of the first. */
+const MAIN_TABLES = ['main-v2', 'main'];
+
+/** The entry shown first: the newest main table the build publishes, else the first in the index. */
 export function defaultEntry(index: ResultsIndex): ResultsIndex['results'][number] | null {
-  return index.results.find((r) => r.name === 'main') ?? index.results[0] ?? null;
+  for (const name of MAIN_TABLES) {
+    const entry = index.results.find((r) => r.name === name);
+    if (entry) return entry;
+  }
+  return index.results[0] ?? null;
 }
 
 export interface CurveLine {

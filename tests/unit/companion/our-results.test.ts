@@ -28,6 +28,7 @@ describe("the companion's table of our results", () => {
     const entry = (name: string) => ({ name, file: `${name}.json`, command: '', presets: [] });
     const index = (...names: string[]): ResultsIndex => ({ format: 'wmrl-results-index', version: 1, results: names.map(entry) });
     expect(defaultEntry(index('a-first', 'main', 'sensitivity-lr'))?.name).toBe('main');
+    expect(defaultEntry(index('main', 'claim4-medium', 'main-v2'))?.name).toBe('main-v2');
     expect(defaultEntry(index('sensitivity-kl', 'sensitivity-lr'))?.name).toBe('sensitivity-kl');
     expect(defaultEntry(index())).toBeNull();
   });
