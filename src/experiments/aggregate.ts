@@ -172,7 +172,7 @@ function anchorUpdateShare(records: readonly TrimmedStepRecord[]): number | unde
   let all = 0;
   for (const step of records) {
     for (const g of step.groups) {
-      const c = (g.coefficients ?? []).reduce((a, x) => a + Math.abs(x), 0); // hand-built records may omit them
+      const c = g.coefficients.reduce((a, x) => a + Math.abs(x), 0);
       all += c;
       if (g.anchor) anchor += c;
     }

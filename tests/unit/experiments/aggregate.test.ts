@@ -61,7 +61,7 @@ describe('aggregation', () => {
   });
 
   it('reads the first and last step: mean raw world-model score and program length, none without the world model', () => {
-    const step = (wm: number[] | null, tokens: number[], wA: number) => ({ fusion: { wA }, groups: [{ wmScores: wm, programTokens: tokens }] }) as unknown as RunResult['records'][number];
+    const step = (wm: number[] | null, tokens: number[], wA: number) => ({ fusion: { wA }, groups: [{ wmScores: wm, programTokens: tokens, coefficients: tokens.map(() => 0) }] }) as unknown as RunResult['records'][number];
     const r = { ...run('world-model-only', 1, 0, wmrlCost(1)), records: [step([0.2, 0.4], [10, 20], 0), step([0.5, 0.9], [30, 50], 0.5), step([0.8, 1.0], [40, 60], 1)] };
     const m = runMetrics(r);
     expect(m.wmScoreFirst).toBeCloseTo(0.3, 12);
@@ -135,7 +135,7 @@ describe('report and CSV', () => {
   });
 
   it("says why the anchors' programs fail and whether the world model sees it", () => {
-    const group = (statuses: string[] | null, messages: (string | null)[] | null, wm: number[] | null) => ({ realScores: statuses ? statuses.map(() => 0) : null, wmScores: wm, statuses, messages, programTokens: statuses?.map(() => 1) ?? [1] });
+    const group = (statuses: string[] | null, messages: (string | null)[] | null, wm: number[] | null) => ({ realScores: statuses ? statuses.map(() => 0) : null, wmScores: wm, statuses, messages, programTokens: statuses?.map(() => 1) ?? [1], coefficients: statuses?.map(() => 0) ?? [0] });
     const records = [
       { step: 0, fusion: { wA: 0.5 }, groups: [
         group(['ok', 'error', 'error', 'timeout'], [null, 'File "program.py", line 3\nSyntaxError: invalid syntax', 'static check: does not compile: SyntaxError: unmatched \')\'', 'interrupted after 20000 ms'], [0.2, 0.5, 0, 0.4]),
@@ -174,7 +174,7 @@ describe('report and CSV', () => {
   });
 
   it("measures the world model's within-group ranking on anchor groups only", () => {
-    const group = (real: number[] | null, wm: number[] | null, statuses = ['error', 'ok', 'ok']) => ({ realScores: real, wmScores: wm, statuses, programTokens: [1, 1, 1] });
+    const group = (real: number[] | null, wm: number[] | null, statuses = ['error', 'ok', 'ok']) => ({ realScores: real, wmScores: wm, statuses, programTokens: [1, 1, 1], coefficients: [0, 0, 0] });
     const records = [
       { step: 0, fusion: { wA: 0.5 }, groups: [group([0, 0.5, 0.9], [0.2, 0.6, 0.4]), group(null, [0.9, 0.1, 0.5])] },
       { step: 1, fusion: { wA: 0.5 }, groups: [group([0.3, 0.3, 0.3], [0.1, 0.2, 0.3])] }, // no pair with different y
