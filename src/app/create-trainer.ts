@@ -276,7 +276,10 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
       if (opts.taskIds) held = held.filter((t) => opts.taskIds?.includes(t.id));
       doing = 'eval';
       try {
-        return await evaluatePolicy(ports.policy, ports.executor, held, { k: opts.k ?? DEFAULT_EVAL_K, seed: opts.seed ?? trainer.config.seed, sampling: trainer.config.sampling });
+        return await evaluatePolicy(ports.policy, ports.executor, held, {
+          k: opts.k ?? DEFAULT_EVAL_K, seed: opts.seed ?? trainer.config.seed, sampling: trainer.config.sampling,
+          ...(trainer.config.reward === 'ladder' ? { ladder: true } : {}),
+        });
       } finally {
         doing = 'step';
       }

@@ -3,6 +3,7 @@
 // (ratios and differences computed seed by seed, so the shared randomness of a seed cancels).
 import { COST_COMPONENTS, type CostComponent } from '../training/cost.ts';
 import { isRejectedMessage } from '../training/static-checks.ts';
+import { isCompileFailure } from '../training/execution-rung.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { pairwiseAccuracy } from '../pipeline/rank-metrics.ts';
 import { SFT_PRESET, type RunResult, type TrimmedStepRecord } from './run-result.ts';
@@ -128,11 +129,6 @@ export function anchorPairAccuracy(records: readonly AnchorPairSource[], failedV
 function wmPairwiseAccuracy(records: readonly TrimmedStepRecord[], failedVsValidOnly = false): number | undefined {
   const r = anchorPairAccuracy(records, failedVsValidOnly);
   return r.pairs > 0 ? r.accuracy : undefined;
-}
-
-/** A failed program's message says it never compiled (the interpreter's or the static check's words). */
-function isCompileFailure(message: string | null | undefined): boolean {
-  return /\b(SyntaxError|IndentationError|TabError)\b/.test(message ?? '');
 }
 
 /** Over the run's anchor programs: % that do not compile, % that fail otherwise, mean s of failed minus valid ones (scored ones only). */

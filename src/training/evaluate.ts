@@ -7,13 +7,16 @@
 import type { CostSheet } from './cost.ts';
 import { CostMeter } from './cost.ts';
 import { deriveSeed } from '../primitives/random.ts';
-import type { ExecutionStatus, ExecutorPort, MedalName, PolicyPort, SamplingOptions, TaskView } from './ports.ts';
+import { realReward } from './execution-rung.ts';
+import type { ExecutionResult, ExecutionStatus, ExecutorPort, MedalName, PolicyPort, SamplingOptions, TaskView } from './ports.ts';
 
 export interface EvaluationOptions {
   /** Programs per task (k of avg@k; 8 in the paper). */
   k: number;
   seed: number;
   sampling: SamplingOptions;
+  /** Also report the authors' ladder reward beside the percentile (runs trained on the ladder). */
+  ladder?: boolean;
 }
 
 export const DEFAULT_EVAL_K = 8;
@@ -26,6 +29,9 @@ export interface TaskEvaluation {
   /** Mean percentile over the k programs. */
   avg: number;
   anyMedal: boolean;
+  /** With options.ladder: the ladder reward of each program and their mean. */
+  ladder?: number[];
+  ladderAvg?: number;
 }
 
 export interface EvaluationResult {
@@ -40,6 +46,8 @@ export interface EvaluationResult {
   anyMedalRate: number;
   /** Share of runs that ran and wrote valid predictions. */
   validRunRate: number;
+  /** With options.ladder: mean over tasks of the per-task mean ladder reward (the percentile stays the primary metric). */
+  ladderAvgAtK?: number;
   cost: CostSheet;
 }
 
@@ -74,6 +82,7 @@ export async function evaluatePolicy(policy: PolicyPort, executor: ExecutorPort,
       medals: mine.map((r) => r.medal),
       avg: scores.reduce((a, b) => a + b, 0) / k,
       anyMedal: mine.some((r) => r.medal !== null),
+      ...(options.ladder ? ladderOf(mine) : {}),
     };
   });
   meter.wall(performance.now() - t0);
@@ -85,6 +94,12 @@ export async function evaluatePolicy(policy: PolicyPort, executor: ExecutorPort,
     medalRate: runs.filter((r) => r.medal !== null).length / runs.length,
     anyMedalRate: perTask.filter((t) => t.anyMedal).length / perTask.length,
     validRunRate: runs.filter((r) => r.status === 'ok').length / runs.length,
+    ...(options.ladder ? { ladderAvgAtK: perTask.reduce((a, t) => a + (t.ladderAvg as number), 0) / perTask.length } : {}),
     cost: meter.result(),
   };
+}
+
+function ladderOf(runs: readonly ExecutionResult[]): { ladder: number[]; ladderAvg: number } {
+  const ladder = runs.map((r) => realReward(r, 'ladder'));
+  return { ladder, ladderAvg: ladder.reduce((a, b) => a + b, 0) / ladder.length };
 }

@@ -14,7 +14,16 @@
 //   lr 2e-4 (10x under the SFT peak), no weight decay (RL should not pull towards 0), gradient-norm
 //     clip 1, one epoch (on-policy: ratio clipping is inert), no KL (method.md 3.6 default).
 //   advantages 'mean' (A_i = r_i - mean r): method.md 3.5's default for n this small.
+//
+// Two blocks (docs/method.md "As the authors built it"):
+//   'ours'     our reading of the paper's text (the rows of results/main-v2);
+//   'authors'  the authors' reference code: the compile gate, the reward ladder, verl's std
+//              advantages, the binned calibrator, the anchor weight, the per-step anchor rule, with
+//              their constants scaled to this run length (SCALED_*), plus one-switch variants that
+//              put back one of our choices each, so every difference can be attributed.
 
+import { AUTHORS_ANCHOR_WEIGHT, type AnchorWeightConfig } from '../wmrl/anchor-weight.ts';
+import { AUTHORS_BINNED, type BinnedCalibratorConfig } from '../wmrl/binned-isotonic.ts';
 import type { TrainerConfig } from './trainer.ts';
 
 export type PresetId =
@@ -27,10 +36,33 @@ export type PresetId =
   | 'ablation-both'
   | 'wmrl-ppi'
   | 'wmrl-unreadable'
-  | 'wmrl-static';
+  | 'wmrl-static'
+  | 'paper-grpo-all-real'
+  | 'paper-world-model-only'
+  | 'paper-wmrl'
+  | 'paper-wmrl-as-configured'
+  | 'paper-ablation-neither'
+  | 'paper-ablation-denoise-only'
+  | 'paper-ablation-debias-only'
+  | 'paper-wmrl-unscaled'
+  | 'paper-wmrl-percentile'
+  | 'paper-wmrl-mean-advantages'
+  | 'paper-wmrl-pava'
+  | 'paper-wmrl-ivw'
+  | 'paper-wmrl-verifier-gate';
+
+/** Which reading of the method a preset follows. */
+export type PresetBlock = 'ours' | 'authors';
+
+/** The blocks in the order the Train view lists them. */
+export const PRESET_BLOCKS: readonly { block: PresetBlock; label: string }[] = [
+  { block: 'ours', label: "Our reading of the paper's text" },
+  { block: 'authors', label: "As the authors built it (their reference code, constants scaled)" },
+];
 
 export interface Preset {
   id: PresetId;
+  block: PresetBlock;
   /** The paper's row or ablation it stands for. */
   label: string;
   /** What differs from the base, in a sentence. */
@@ -59,12 +91,51 @@ export const BASE_CONFIG: Omit<TrainerConfig, 'name' | 'rho' | 'debias' | 'fusio
 
 export const WMRL_RHO = 0.125;
 
-function preset(
-  id: PresetId, label: string, description: string, paper: Preset['paper'],
-  switches: Pick<TrainerConfig, 'rho' | 'debias' | 'fusion'> & Partial<Pick<TrainerConfig, 'worldModelReading' | 'staticCheck'>>,
-): Preset {
-  return { id, label, description, paper, config: { ...structuredClone(BASE_CONFIG), name: id, ...switches } };
+type Switches = Pick<TrainerConfig, 'rho' | 'debias' | 'fusion'> & Partial<Pick<TrainerConfig, 'worldModelReading' | 'staticCheck'>>;
+
+function preset(id: PresetId, label: string, description: string, paper: Preset['paper'], switches: Switches): Preset {
+  return { id, block: 'ours', label, description, paper, config: { ...structuredClone(BASE_CONFIG), name: id, ...switches } };
 }
+
+/**
+ * The authors' constants count pairs and groups and assume thousands of steps (3,200 at 8 groups of
+ * 8): at our 20 steps with one anchor group of 4 (80 pairs, 20 anchor groups) they never switch on.
+ * Scaled so that their ratios hold (docs/method.md): the calibrator starts after 3 refits' worth of
+ * pairs (200 / 64 ~ 12 / 4), about 3 anchor groups in (theirs: 25 of 3,200); the weight's scale is
+ * frozen one anchor group after the calibrator starts (theirs: 32 groups vs 25) and its half-life is
+ * twice the warm-up (64 / 32 = 8 / 4). The cap keeps their 25x the minimum; at 80 pairs it never binds.
+ */
+export const SCALED_BINNED: BinnedCalibratorConfig = { bins: AUTHORS_BINNED.bins, minPairs: 12, refitEvery: 4, cap: 300 };
+export const SCALED_ANCHOR_WEIGHT: AnchorWeightConfig = { halfLife: 8, warmup: 4, target: AUTHORS_ANCHOR_WEIGHT.target, max: AUTHORS_ANCHOR_WEIGHT.max };
+
+/** The authors' anchor share (10% with a floor of 1 a step: one group of 8 here) and their shipped config's (2 of 8). */
+export const AUTHORS_ANCHOR_FRACTION = 0.1;
+export const AUTHORS_CONFIGURED_FRACTION = 0.25;
+
+/** The authors' rules, as TrainerConfig switches: compile gate, ladder, verl's std advantages, per-step anchors. */
+function authors(fraction: number, method: Partial<TrainerConfig>): Partial<TrainerConfig> {
+  return {
+    rho: fraction,
+    advantageMode: 'std',
+    reward: 'ladder',
+    wmGate: 'compile',
+    ...(fraction > 0 && fraction < 1 ? { perStepAnchors: { fraction, floor: 1 } } : {}),
+    debias: false,
+    fusion: 'none',
+    ...method,
+  };
+}
+
+const BINNED = { debias: true, binnedCalibrator: SCALED_BINNED } as const;
+const WEIGHTED = { fusion: 'anchor-weight', anchorWeight: SCALED_ANCHOR_WEIGHT } as const;
+
+function authorsPreset(id: PresetId, label: string, description: string, paper: Preset['paper'], config: Partial<TrainerConfig>): Preset {
+  const c: TrainerConfig = { ...structuredClone(BASE_CONFIG), name: id, rho: 0, debias: false, fusion: 'none', ...structuredClone(config) };
+  if (c.rho === 1) delete c.wmGate; // all-real GRPO never calls the world model, so there is nothing to gate
+  return { id, block: 'authors', label, description, paper, config: c };
+}
+
+const PAPER_WMRL = authors(AUTHORS_ANCHOR_FRACTION, { ...BINNED, ...WEIGHTED });
 
 export const PRESETS: readonly Preset[] = [
   preset('grpo-all-real', 'GRPO (all real execution)', 'Every group executed for real; the world model is never called.', { mle: 15.2, dsbench: 25.7, gpuHours: 883 }, { rho: 1, debias: false, fusion: 'none' }),
@@ -77,6 +148,20 @@ export const PRESETS: readonly Preset[] = [
   preset('wmrl-ppi', 'WMRL with PPI++ (beyond the paper)', 'Debiasing, and the PPI++ rectifier with an online lambda instead of fusion.', null, { rho: WMRL_RHO, debias: true, fusion: 'ppi' }),
   preset('wmrl-unreadable', 'Control: WMRL with an unreadable world model', "WMRL, but each step's world-model scores are shuffled across its programs, so they say nothing about the code (claim 5).", null, { rho: WMRL_RHO, debias: true, fusion: 'ivw', worldModelReading: 'shuffled' }),
   preset('wmrl-static', 'WMRL with a free verifier (beyond the paper)', 'WMRL, but a program that does not compile, or gives a toolkit constructor a keyword it does not take, gets reward 0 without being scored or run.', null, { rho: WMRL_RHO, debias: true, fusion: 'ivw', staticCheck: true }),
+
+  authorsPreset('paper-grpo-all-real', 'GRPO, all real (authors\' rules)', 'Every group executed, rewarded on the ladder, verl\'s std advantages.', { mle: 15.2, dsbench: 25.7, gpuHours: 883 }, authors(1, {})),
+  authorsPreset('paper-world-model-only', 'World model only (authors\' rules)', 'No execution: the compile gate, then raw world-model scores.', { mle: 12.9, dsbench: 23.1, gpuHours: 269 }, authors(0, {})),
+  authorsPreset('paper-wmrl', 'WMRL as the authors built it', 'Compile gate, ladder reward, std advantages, one anchor group a step, binned calibrator and anchor weight (constants scaled to 20 steps).', { mle: 16.4, dsbench: 28.8, gpuHours: 286 }, PAPER_WMRL),
+  authorsPreset('paper-wmrl-as-configured', 'WMRL, the authors\' shipped config (2 anchor groups of 8)', 'As paper-wmrl, with 25% anchors as their shipped config asks.', null, authors(AUTHORS_CONFIGURED_FRACTION, { ...BINNED, ...WEIGHTED })),
+  authorsPreset('paper-ablation-neither', 'Ablation: neither correction (authors\' rules)', 'Anchors kept, raw world-model rewards, anchor weight 1.', { mle: 13.5, dsbench: 25.3, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, {})),
+  authorsPreset('paper-ablation-denoise-only', 'Ablation: denoise only (authors\' rules)', 'Raw world-model rewards, the anchor weight.', { mle: 14.9, dsbench: 26.2, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, { ...WEIGHTED })),
+  authorsPreset('paper-ablation-debias-only', 'Ablation: debias only (authors\' rules)', 'The binned calibrator, anchor weight 1.', { mle: 15.7, dsbench: 28.1, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, { ...BINNED })),
+  authorsPreset('paper-wmrl-unscaled', 'Control: authors\' constants unscaled', 'paper-wmrl with the authors\' own constants (200 pairs, 32 groups): at 20 steps neither correction switches on.', null, authors(AUTHORS_ANCHOR_FRACTION, { debias: true, binnedCalibrator: AUTHORS_BINNED, fusion: 'anchor-weight', anchorWeight: AUTHORS_ANCHOR_WEIGHT })),
+  authorsPreset('paper-wmrl-percentile', 'paper-wmrl with our percentile reward', 'One switch back to our reading: every failure 0, a valid program its percentile.', null, { ...PAPER_WMRL, reward: 'percentile' }),
+  authorsPreset('paper-wmrl-mean-advantages', 'paper-wmrl with our mean advantages', 'One switch back to our reading: A = r - mean r, no division by the std.', null, { ...PAPER_WMRL, advantageMode: 'mean' }),
+  authorsPreset('paper-wmrl-pava', 'paper-wmrl with our PAVA calibrator', 'One switch back to our reading: isotonic regression on every pair, refitted every step from the first pair.', null, { ...PAPER_WMRL, binnedCalibrator: undefined }),
+  authorsPreset('paper-wmrl-ivw', 'paper-wmrl with our inverse-variance fusion', 'One switch back to our reading: normalised stream weights w_A, w_W instead of the anchor weight.', null, { ...PAPER_WMRL, fusion: 'ivw', anchorWeight: undefined }),
+  authorsPreset('paper-wmrl-verifier-gate', 'paper-wmrl with our verifier gate', 'One switch back to our reading: the stricter gate of wmrl-static (also bad keywords), rejected programs neither scored nor run.', null, { ...PAPER_WMRL, wmGate: 'verifier' }),
 ];
 
 export function presetById(id: PresetId): Preset {

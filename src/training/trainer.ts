@@ -18,6 +18,10 @@
 // would have drawn.
 
 import type { AdvantageMode } from '../wmrl/advantages.ts';
+import type { AnchorWeightConfig } from '../wmrl/anchor-weight.ts';
+import type { PerStepAnchors } from '../wmrl/anchors.ts';
+import type { BinnedCalibratorConfig } from '../wmrl/binned-isotonic.ts';
+import { realReward, type RewardRule } from './execution-rung.ts';
 import { addCosts, CostMeter, emptyCost, type CostSheet } from './cost.ts';
 import type { FusionMode } from '../wmrl/fusion.ts';
 import { MethodState, type MethodConfig, type MethodSnapshot } from '../wmrl/step.ts';
@@ -66,9 +70,28 @@ export interface TrainerConfig {
   /**
    * wmrl-static (beyond the paper): a program the free verifier rejects (it does not compile, or a
    * toolkit constructor does not take a keyword it is given) gets reward 0 without being scored or
-   * run. Needs ports.verifier.
+   * run. Needs ports.verifier. The same as wmGate 'verifier'.
    */
   staticCheck?: boolean;
+  /**
+   * A gate before the world model (absent: none). 'compile' (the authors'): an empty program or one
+   * that does not compile gets reward 0 on world-model groups without a model call; anchor groups
+   * run every program anyway and pair the gate's s = 0 with the real reward. 'verifier': staticCheck.
+   */
+  wmGate?: 'compile' | 'verifier';
+  /** Real reward: the leaderboard percentile (absent, ours) or the authors' ladder. */
+  reward?: RewardRule;
+  /** The authors' binned calibrator instead of PAVA on every point (absent: PAVA). */
+  binnedCalibrator?: BinnedCalibratorConfig;
+  /** Constants of fusion 'anchor-weight' (the authors' denoising). */
+  anchorWeight?: AnchorWeightConfig;
+  /** The authors' per-step anchor rule instead of the accumulator at rho (absent: the accumulator). */
+  perStepAnchors?: PerStepAnchors;
+}
+
+/** The gate a config asks for ('none' without one). */
+export function gateOf(c: Pick<TrainerConfig, 'wmGate' | 'staticCheck'>): 'none' | 'compile' | 'verifier' {
+  return c.wmGate ?? (c.staticCheck ? 'verifier' : 'none');
 }
 
 /** Independent random streams, so e.g. changing n does not change which tasks are drawn. */
@@ -92,6 +115,11 @@ export function validateTrainerConfig(c: TrainerConfig): void {
   if (c.worldModelReading !== undefined && c.worldModelReading !== 'program' && c.worldModelReading !== 'shuffled') {
     fail(`worldModelReading must be 'program' or 'shuffled', got ${String(c.worldModelReading)}`);
   }
+  if (c.wmGate !== undefined && c.wmGate !== 'compile' && c.wmGate !== 'verifier') fail(`wmGate must be 'compile' or 'verifier', got ${String(c.wmGate)}`);
+  if (c.wmGate === 'compile' && c.staticCheck) fail("wmGate 'compile' and staticCheck ask for two different gates");
+  if (c.reward !== undefined && c.reward !== 'percentile' && c.reward !== 'ladder') fail(`reward must be 'percentile' or 'ladder', got ${String(c.reward)}`);
+  if (c.fusion === 'anchor-weight' && !c.anchorWeight) fail("fusion 'anchor-weight' needs anchorWeight constants");
+  if (c.binnedCalibrator && c.halfLife !== undefined) fail('halfLife applies to the PAVA calibrator only, not to the binned one');
 }
 
 /** Z: the token budget of one step, constant for the run (method.md 3.6). */
@@ -105,9 +133,16 @@ export function methodConfigOf(c: TrainerConfig): MethodConfig {
     seed: c.seed,
     advantageMode: c.advantageMode,
     debias: c.debias,
-    fusion: { mode: c.fusion, emaRate: c.emaRate },
+    fusion: { mode: c.fusion, emaRate: c.emaRate, ...(c.anchorWeight ? { anchorWeight: c.anchorWeight } : {}) },
     halfLife: c.halfLife,
+    ...(c.binnedCalibrator ? { binned: c.binnedCalibrator } : {}),
+    ...(c.perStepAnchors ? { perStepAnchors: c.perStepAnchors } : {}),
   };
+}
+
+/** A program the authors' gate stops: empty, or the verifier says it does not compile. */
+function failsCompileGate(program: string, check: StaticCheck): boolean {
+  return program.trim() === '' || (!check.ok && (check.reason ?? '').startsWith('does not compile'));
 }
 
 /** B tasks for a step: distinct while the pool allows, then a fresh shuffled pass (seeded). */
@@ -135,7 +170,7 @@ export interface GroupRecord {
   wmScores: number[] | null;
   /** World-model rewards g(s) (or s with debiasing off); null when not called. */
   wmRewards: number[] | null;
-  /** True scores y; null for world-model groups. */
+  /** Real rewards y under the run's rule (percentile or ladder); null for world-model groups. */
   realScores: number[] | null;
   statuses: ExecutionStatus[] | null;
   /** Why each executed program failed (the error's last lines, or the static check's reason); null where it ran. Absent in older records. */
@@ -158,7 +193,8 @@ export interface StepRecord {
   meanWmReward: number | null;
   /** Calibrated world-model reward against the real score on this step's anchors (out of sample). */
   realVsWm: { pairs: number; meanAbsError: number | null; meanError: number | null };
-  fusion: { mode: FusionMode; wA: number; wW: number; r: number | null; lambda: number; vA: number | null; vW: number | null; weightsReused: boolean };
+  /** anchorWeight: fusion 'anchor-weight' only, the weight on anchor advantages this step. */
+  fusion: { mode: FusionMode; wA: number; wW: number; r: number | null; lambda: number; vA: number | null; vW: number | null; weightsReused: boolean; anchorWeight?: number };
   /** Bias and noise of the world-model gradient, measured on anchors (method.md 4); null without world model. */
   theory: BiasNoiseEstimate | null;
   calibration: { pairs: number; knots: { x: number[]; y: number[] } };
@@ -290,14 +326,17 @@ export class Trainer {
     const group = <T>(flat: readonly T[], g: number): T[] => flat.slice(g * n, (g + 1) * n);
     const programs = sampled.samples.map((s) => s.program);
 
-    // 2b. wmrl-static: the free verifier reads every program; one it rejects is neither scored nor run.
+    // 2b. The gate before the world model. 'verifier' (wmrl-static): a program the free verifier
+    //     rejects is neither scored nor run. 'compile' (the authors'): one that is empty or does not
+    //     compile is not scored; on anchor groups it still runs.
+    const gate = gateOf(c);
     let checks: StaticCheck[] | null = null;
-    if (c.staticCheck) {
-      if (!this.ports.verifier) throw new Error('trainer: staticCheck needs a verifier port');
+    if (gate !== 'none') {
+      if (!this.ports.verifier) throw new Error(`trainer: the ${gate} gate needs a verifier port`);
       const v = await this.ports.verifier.check(programs);
       if (v.results.length !== programs.length) throw new Error(`trainer: verifier returned ${v.results.length} answers for ${programs.length} programs`);
       meter.charge('verifier', v.busyMs);
-      checks = v.results;
+      checks = gate === 'verifier' ? v.results : v.results.map((r, j) => (failsCompileGate(programs[j], r) ? { ok: false, reason: r.reason ?? 'empty program' } : { ok: true }));
     }
     const passes = (j: number) => checks === null || checks[j].ok;
 
@@ -308,7 +347,7 @@ export class Trainer {
     const callWorldModel = c.rho < 1;
     const all = programs.map((_, j) => j);
     const anchorPrograms = plan.anchors.flatMap((g) => group(all, g));
-    const toRun = anchorPrograms.filter(passes);
+    const toRun = gate === 'compile' ? anchorPrograms : anchorPrograms.filter(passes);
     const toScore = all.filter(passes);
     const [scoredPassing, ranPassing] = await Promise.all([
       callWorldModel && toScore.length > 0 ? worldModel.score(toScore.map((j) => ({ card: requests[j].card, program: programs[j] }))) : Promise.resolve(null),
@@ -337,9 +376,12 @@ export class Trainer {
 
     // 5. Rewards, advantages, fusion coefficients (MethodState). Without the world model (rho = 1)
     //    every group is an anchor and y stands in for s.
-    const y = tasks.map((_, g) => realByGroup.get(g)?.map((r) => r.score) ?? null);
+    const rule = c.reward ?? 'percentile';
+    const y = tasks.map((_, g) => realByGroup.get(g)?.map((r) => realReward(r, rule)) ?? null);
     const s = tasks.map((_, g) => (wm ? group(wm.scores, g) : (y[g] as number[])));
-    const known = checks && tasks.map((_, g) => group(checks!, g).map((x) => (x.ok ? null : 0)));
+    // Rewards known before either stream: 0 where the gate stopped a program, except on anchor groups
+    // under the compile gate, which keep their real reward and pair it with the gate's s = 0.
+    const known = checks && tasks.map((_, g) => (gate === 'compile' && plan.isAnchor[g] ? null : group(checks!, g).map((x) => (x.ok ? null : 0))));
     const scored = this.method.score(s, y, known ?? undefined);
 
     // 6. The RL batch: [bos] card [sep] program [eos], program tokens masked in, Z constant.
@@ -400,7 +442,10 @@ export class Trainer {
       meanRealReward: d.meanRealReward,
       meanWmReward: wm ? d.meanWmReward : null,
       realVsWm: { pairs: errors.length, meanAbsError: mean(errors.map(Math.abs)), meanError: mean(errors) },
-      fusion: { mode: d.mode, wA: d.wA, wW: d.wW, r: wm ? d.r : null, lambda: d.lambda, vA: d.vA, vW: d.vW, weightsReused: d.weightsReused },
+      fusion: {
+        mode: d.mode, wA: d.wA, wW: d.wW, r: wm ? d.r : null, lambda: d.lambda, vA: d.vA, vW: d.vW, weightsReused: d.weightsReused,
+        ...(d.anchorWeight !== undefined ? { anchorWeight: d.anchorWeight } : {}),
+      },
       theory: wm ? scored.theory : null,
       calibration: { pairs: scored.calibrationPairs, knots: scored.knots },
       zeroSpreadFraction: d.zeroSpreadFraction,

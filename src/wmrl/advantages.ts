@@ -1,10 +1,13 @@
 // Group-relative advantages (method.md 3.5): each program is compared with the other programs drawn
 // for the same task in the same step.
 
-export type AdvantageMode = 'mean' | 'std' | 'rloo';
+export type AdvantageMode = 'mean' | 'std' | 'std-population' | 'rloo';
 
-/** Added to the sample std in 'std' mode so a near-flat group does not blow up. */
+/** Added to the sample std in 'std' mode so a near-flat group does not blow up (verl's GRPO: 1e-6). */
 export const STD_EPSILON = 1e-6;
+
+/** Added to the population std in 'std-population' mode (the authors' library, wmrl/advantage.py: 1e-4). */
+export const POPULATION_STD_EPSILON = 1e-4;
 
 /** Default tolerance under which a group's reward spread counts as zero. */
 export const ZERO_SPREAD_TOLERANCE = 1e-9;
@@ -18,7 +21,9 @@ function assertFinite(values: readonly number[], what: string): void {
 /**
  * Advantages of one group.
  * - 'mean' (default of the method): A_i = r_i - mean(r).
- * - 'std' (original GRPO): (r_i - mean) / (sample std + 1e-6); with n = 2 this is +-0.71 whatever the gap.
+ * - 'std' (original GRPO, and verl's, which the authors train with): (r_i - mean) / (sample std + 1e-6);
+ *   with n = 2 this is +-0.71 whatever the gap.
+ * - 'std-population' (the authors' own library): (r_i - mean) / (population std + 1e-4).
  * - 'rloo': n/(n-1) * (r_i - mean), which equals r_i minus the mean of the other n-1 rewards.
  * A group of one has no comparison and gets advantage 0 in every mode.
  */
@@ -43,6 +48,12 @@ export function groupAdvantages(rewards: readonly number[], mode: AdvantageMode)
       for (const c of centred) ss += c * c;
       const std = Math.sqrt(ss / (n - 1));
       return centred.map((c) => c / (std + STD_EPSILON));
+    }
+    case 'std-population': {
+      let ss = 0;
+      for (const c of centred) ss += c * c;
+      const std = Math.sqrt(ss / n);
+      return centred.map((c) => c / (std + POPULATION_STD_EPSILON));
     }
   }
 }

@@ -11,8 +11,13 @@
 // - 'ppi':  PPI++: B * (lambda * mean over all groups of the world-model term
 //           + mean over anchor groups of (real term - lambda * world-model term)), unbiased for any
 //           lambda that does not depend on this step's anchors.
+// - 'anchor-weight': the authors' rule (anchor-weight.ts): coeff_i = w * A_real_i on anchors and
+//           A_wm_i elsewhere, w >= 1 from the running disagreement; not renormalised, so it is not on
+//           GRPO's scale once w > 1 (their choice: a larger weight is also a larger step).
 
-export type FusionMode = 'ivw' | 'ppi' | 'none';
+import { anchorWeight, initialAnchorWeightState, observeDisagreement, validateAnchorWeightConfig, type AnchorWeightConfig, type AnchorWeightState } from './anchor-weight.ts';
+
+export type FusionMode = 'ivw' | 'ppi' | 'none' | 'anchor-weight';
 
 /** One group's advantages as the fusion sees them. */
 export interface FusionGroup {
@@ -20,12 +25,16 @@ export interface FusionGroup {
   wm: readonly number[];
   /** Real advantages (from y), for anchor groups only; null for world-model groups. */
   real: readonly number[] | null;
+  /** 'anchor-weight' only: the anchor group's disagreement eta^2 (null: its y do not vary). */
+  disagreement?: number | null;
 }
 
 export interface FusionConfig {
   mode: FusionMode;
   /** EMA rate for r and the PPI moments: x <- (1 - rate) x + rate * x_step. Default 0.1. */
   emaRate?: number;
+  /** The anchor weight's constants; required by 'anchor-weight'. */
+  anchorWeight?: AnchorWeightConfig;
 }
 
 export const DEFAULT_EMA_RATE = 0.1;
@@ -42,6 +51,8 @@ export interface FusionState {
   /** EMAs of mean A_real * A_wm and mean A_wm^2 over anchor sequences (for lambda); null before any anchor. */
   crossMoment: number | null;
   wmMoment: number | null;
+  /** 'anchor-weight' only: the running disagreement and frozen scale (absent in the other modes). */
+  anchorWeight?: AnchorWeightState;
 }
 
 export function initialFusionState(): FusionState {
@@ -67,6 +78,8 @@ export interface FusionDiagnostics {
   weightsReused: boolean;
   /** The PPI lambda used this step. */
   lambda: number;
+  /** 'anchor-weight' only: the weight on anchor advantages this step. */
+  anchorWeight?: number;
 }
 
 export interface FusionResult {
@@ -179,7 +192,7 @@ export function streamWeights(streams: Streams, r: number | null, carried: { wA:
 }
 
 /** Per-sequence loss coefficients of each mode, on the scale of plain GRPO over all B groups. */
-export function lossCoefficients(groups: readonly FusionGroup[], mode: FusionMode, w: { wA: number; wW: number }, lambda: number): number[][] {
+export function lossCoefficients(groups: readonly FusionGroup[], mode: FusionMode, w: { wA: number; wW: number }, lambda: number, anchorW = 1): number[][] {
   const kA = groups.filter((g) => g.real !== null).length;
   const kW = groups.length - kA;
   const b = groups.length;
@@ -187,6 +200,8 @@ export function lossCoefficients(groups: readonly FusionGroup[], mode: FusionMod
     switch (mode) {
       case 'none':
         return [...(g.real ?? g.wm)];
+      case 'anchor-weight':
+        return g.real === null ? [...g.wm] : g.real.map((a) => anchorW * a);
       case 'ivw':
         if (g.real !== null) return g.real.map((a) => (b * w.wA * a) / kA);
         return g.wm.map((a) => (b * w.wW * a) / kW);
@@ -215,9 +230,13 @@ export function fuseStreams(groups: readonly FusionGroup[], state: FusionState, 
   const streams = splitStreams(groups);
   const noise = estimateNoise(streams.anchorReal, streams.anchorWm, state, rate);
   const w = streamWeights(streams, noise.r, { wA: state.wA, wW: state.wW });
+  const weighted = config.mode === 'anchor-weight' ? foldAnchorWeight(groups, state, config) : null;
   return {
-    coefficients: lossCoefficients(groups, config.mode, w, state.lambda),
-    state: { r: noise.r, wA: w.carry.wA, wW: w.carry.wW, lambda: nextLambda(noise, state.lambda), crossMoment: noise.crossMoment, wmMoment: noise.wmMoment },
+    coefficients: lossCoefficients(groups, config.mode, w, state.lambda, weighted?.weight),
+    state: {
+      r: noise.r, wA: w.carry.wA, wW: w.carry.wW, lambda: nextLambda(noise, state.lambda), crossMoment: noise.crossMoment, wmMoment: noise.wmMoment,
+      ...(weighted ? { anchorWeight: weighted.state } : {}),
+    },
     diagnostics: {
       mode: config.mode,
       anchorGroups: streams.anchorReal.length,
@@ -230,6 +249,21 @@ export function fuseStreams(groups: readonly FusionGroup[], state: FusionState, 
       wW: w.wW,
       weightsReused: w.reused,
       lambda: state.lambda,
+      ...(weighted ? { anchorWeight: weighted.weight } : {}),
     },
   };
+}
+
+/** 'anchor-weight': this step's informative anchor groups join the running disagreement, in group order, and give the weight in force. */
+function foldAnchorWeight(groups: readonly FusionGroup[], state: FusionState, config: FusionConfig): { state: AnchorWeightState; weight: number } {
+  const aw = config.anchorWeight;
+  if (!aw) throw new RangeError("fusion 'anchor-weight' needs its anchorWeight constants");
+  validateAnchorWeightConfig(aw);
+  let next = state.anchorWeight ?? initialAnchorWeightState();
+  for (const g of groups) {
+    if (g.real === null) continue;
+    if (g.disagreement === undefined) throw new RangeError("fusion 'anchor-weight': an anchor group has no disagreement");
+    if (g.disagreement !== null) next = observeDisagreement(next, g.disagreement, aw);
+  }
+  return { state: next, weight: anchorWeight(next, aw) };
 }

@@ -77,6 +77,25 @@ export function identityCalibrator(): Calibrator {
   return new KnotCalibrator([], []);
 }
 
+/** A calibrator through given knots (x strictly increasing), constant beyond the outermost ones. */
+export function knotCalibrator(x: readonly number[], y: readonly number[]): Calibrator {
+  if (x.length !== y.length) throw new RangeError(`knots: ${x.length} x but ${y.length} y`);
+  for (let i = 1; i < x.length; i++) if (!(x[i] > x[i - 1])) throw new RangeError('knots: x must be strictly increasing');
+  return new KnotCalibrator([...x], [...y]);
+}
+
+/**
+ * What the method needs of an online calibrator, whichever rule it follows: learn a step's anchor
+ * pairs (refitting on its own schedule), hand out a frozen copy of the current fit, and checkpoint.
+ */
+export interface AnchorCalibrator extends Calibrator {
+  /** Adds the pairs observed at `step` and refits when its rule says so. */
+  learn(s: readonly number[], y: readonly number[], step: number): void;
+  snapshot(): Calibrator;
+  /** Anchor pairs held (fitted or not). */
+  readonly pairCount: number;
+}
+
 /**
  * Weighted isotonic regression of y on x. Sorts by x (O(n log n)), pools equal x into one point first
  * (weighted mean y, summed weight), runs PAVA, and returns a calibrator whose knots are the block
@@ -158,6 +177,8 @@ export interface OnlineCalibratorOptions {
 
 /** Plain-data state of an OnlineCalibrator, for checkpoints (halfLife null: no age weighting). */
 export interface OnlineCalibratorState {
+  /** Absent in states written before the binned calibrator existed. */
+  kind?: 'pava';
   halfLife: number | null;
   s: number[];
   y: number[];
@@ -170,7 +191,7 @@ export interface OnlineCalibratorState {
  * were observed at and refits on all of them, age-weighted, whenever `refit(step)` is called (every
  * step). Before any pair it is the identity.
  */
-export class OnlineCalibrator implements Calibrator {
+export class OnlineCalibrator implements AnchorCalibrator {
   private readonly s: number[] = [];
   private readonly y: number[] = [];
   private readonly observedAt: number[] = [];
@@ -196,6 +217,12 @@ export class OnlineCalibrator implements Calibrator {
       this.y.push(y[i]);
       this.observedAt.push(step);
     }
+  }
+
+  /** Our rule: refit on every pair at every step, from the first pair on. */
+  learn(s: readonly number[], y: readonly number[], step: number): void {
+    if (s.length > 0) this.add(s, y, step);
+    this.refit(step);
   }
 
   /** Weight of a pair observed at `observed` when fitting at `step`. */

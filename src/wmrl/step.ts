@@ -8,8 +8,9 @@
 //        rewards     y on anchor groups, g(s) on world-model groups
 //        advantages  group-normalised, for the training rewards and for the world-model stream
 //        fuse        noise estimate, stream weights (IVW or PPI++), per-sequence loss coefficients
-//   3. learn     the step's (s, y) anchor pairs join the calibrator, which is refitted; the
-//                bias/noise tracker sees the paired anchor advantages
+//   3. learn     the step's (s, y) anchor pairs join the calibrator, which refits by its rule (ours:
+//                PAVA on every pair, every step; the authors': binned, after a warm-up, every few
+//                pairs); the bias/noise tracker sees the paired anchor advantages
 //
 // The trainer loop owns policy, world model and sandbox; this file only turns scores into loss
 // coefficients and diagnostics, and keeps the state that carries across steps.
@@ -18,12 +19,16 @@
 // calibrator fitted on anchors of *earlier* steps, and its own anchor pairs are added after. This keeps
 // r an out-of-sample error (a calibrator refitted on the very pairs it is judged on would look better
 // than it is) and keeps the world model independent of the anchors it is rectified on, which PPI needs
-// to stay unbiased. The cost is a one-step lag in what the calibrator has seen.
+// to stay unbiased. The cost is a one-step lag in what the calibrator has seen. The authors' anchor
+// weight measures its disagreement on the calibrated residual *after* the step's pairs have joined
+// (their loop's order, so the weight relaxes as the map removes bias): scoreStep gets both fits.
 
 import { groupAdvantages, zeroSpreadFraction, type AdvantageMode } from './advantages.ts';
-import { AnchorSchedule, type AnchorPlan, type AnchorScheduleState } from './anchors.ts';
+import { groupDisagreement } from './anchor-weight.ts';
+import { AnchorSchedule, type AnchorPlan, type AnchorScheduleState, type PerStepAnchors } from './anchors.ts';
+import { BinnedCalibrator, type BinnedCalibratorConfig, type BinnedCalibratorState } from './binned-isotonic.ts';
 import { fuseStreams, initialFusionState, type FusionConfig, type FusionDiagnostics, type FusionState } from './fusion.ts';
-import { OnlineCalibrator, type Calibrator, type OnlineCalibratorState } from './isotonic.ts';
+import { OnlineCalibrator, type AnchorCalibrator, type Calibrator, type OnlineCalibratorState } from './isotonic.ts';
 import { trainingRewards, worldModelRewards } from './rewards.ts';
 import { BiasNoiseTracker, type BiasNoiseEstimate, type BiasNoiseTrackerState } from './theory.ts';
 
@@ -34,8 +39,22 @@ export interface MethodConfig {
   advantageMode: AdvantageMode;
   debias: boolean;
   fusion: FusionConfig;
-  /** Calibrator half-life in steps; undefined: no age weighting. */
+  /** Calibrator half-life in steps; undefined: no age weighting. PAVA calibrator only. */
   halfLife?: number;
+  /** The authors' binned calibrator instead of PAVA on every point (absent: PAVA). */
+  binned?: BinnedCalibratorConfig;
+  /** The authors' per-step anchor rule instead of the accumulator at rho (absent: the accumulator). */
+  perStepAnchors?: PerStepAnchors;
+}
+
+type CheckpointableCalibrator = AnchorCalibrator & { snapshotState(): OnlineCalibratorState | BinnedCalibratorState };
+
+function makeCalibrator(config: MethodConfig): CheckpointableCalibrator {
+  return config.binned ? new BinnedCalibrator(config.binned) : new OnlineCalibrator({ halfLife: config.halfLife });
+}
+
+function restoreCalibrator(state: OnlineCalibratorState | BinnedCalibratorState): CheckpointableCalibrator {
+  return state.kind === 'binned' ? BinnedCalibrator.restore(state) : OnlineCalibrator.restore(state);
 }
 
 export interface MethodStepResult extends StepResult {
@@ -50,7 +69,7 @@ export interface MethodStepResult extends StepResult {
 export interface MethodSnapshot {
   config: MethodConfig;
   schedule: AnchorScheduleState;
-  calibrator: OnlineCalibratorState;
+  calibrator: OnlineCalibratorState | BinnedCalibratorState;
   fusion: FusionState;
   tracker: BiasNoiseTrackerState;
 }
@@ -59,15 +78,15 @@ export interface MethodSnapshot {
 export class MethodState {
   readonly config: MethodConfig;
   private schedule: AnchorSchedule;
-  private calibrator: OnlineCalibrator;
+  private calibrator: CheckpointableCalibrator;
   private tracker: BiasNoiseTracker;
   private fusion: FusionState = initialFusionState();
   private pending: AnchorPlan | null = null;
 
   constructor(config: MethodConfig) {
     this.config = config;
-    this.schedule = new AnchorSchedule(config.rho, config.seed);
-    this.calibrator = new OnlineCalibrator({ halfLife: config.halfLife });
+    this.schedule = new AnchorSchedule(config.rho, config.seed, config.perStepAnchors);
+    this.calibrator = makeCalibrator(config);
     this.tracker = new BiasNoiseTracker(config.fusion.emaRate);
   }
 
@@ -86,7 +105,7 @@ export class MethodState {
   static restore(snap: MethodSnapshot): MethodState {
     const m = new MethodState(snap.config);
     m.schedule = AnchorSchedule.restore(snap.schedule);
-    m.calibrator = OnlineCalibrator.restore(snap.calibrator);
+    m.calibrator = restoreCalibrator(snap.calibrator);
     m.fusion = { ...snap.fusion };
     m.tracker = BiasNoiseTracker.restore(snap.tracker);
     return m;
@@ -101,7 +120,8 @@ export class MethodState {
 
   /**
    * 2. score and 3. learn: scores the planned step: s for every group, y for exactly the planned anchor groups (null
-   * elsewhere). Then adds the anchor pairs to the calibrator, refits it, and updates the tracker.
+   * elsewhere). The step is scored with the fit of earlier steps; its anchor pairs then join the calibrator
+   * (which refits by its rule) and the tracker sees the paired anchor advantages.
    */
   score(s: readonly (readonly number[])[], y: readonly (readonly number[] | null)[], known?: StepInput['known']): MethodStepResult {
     const plan = this.pending;
@@ -114,17 +134,26 @@ export class MethodState {
         throw new RangeError(`group ${k}: real scores ${yk === null ? 'missing for an anchor' : 'given for a world-model group'}`);
       }
     });
-    const result = scoreStep({
-      s,
-      y,
-      ...(known ? { known } : {}),
-      calibrator: this.calibrator.snapshot(),
-      fusionState: this.fusion,
-      config: { advantageMode: this.config.advantageMode, debias: this.config.debias, fusion: this.config.fusion },
-    });
+    const before = this.calibrator.snapshot();
+    const saved = this.calibrator.snapshotState();
+    let result: StepResult;
+    try {
+      const pairs = anchorPairsOf(s, y, known);
+      this.calibrator.learn(pairs.s, pairs.y, plan.step);
+      result = scoreStep({
+        s,
+        y,
+        ...(known ? { known } : {}),
+        calibrator: before,
+        calibratorAfter: this.calibrator.snapshot(),
+        fusionState: this.fusion,
+        config: { advantageMode: this.config.advantageMode, debias: this.config.debias, fusion: this.config.fusion },
+      });
+    } catch (e) {
+      this.calibrator = restoreCalibrator(saved); // a step that cannot be scored teaches nothing
+      throw e;
+    }
     this.fusion = result.fusionState;
-    if (result.anchorPairs.s.length > 0) this.calibrator.add(result.anchorPairs.s, result.anchorPairs.y, plan.step);
-    this.calibrator.refit(plan.step);
     if (result.anchorAdvantages.real.length > 0) this.tracker.update(result.anchorAdvantages.wm, result.anchorAdvantages.real);
     this.pending = null;
     const { x, y: ky } = this.calibrator.knots;
@@ -177,6 +206,11 @@ export interface StepInput {
   known?: readonly (readonly (number | null)[] | null)[];
   /** The calibrator fitted on earlier steps' anchors (identity before any). */
   calibrator: Calibrator;
+  /**
+   * 'anchor-weight' only: the calibrator after this step's pairs joined, on which the anchor groups'
+   * disagreement is measured (the authors' order). Absent: `calibrator`.
+   */
+  calibratorAfter?: Calibrator;
   fusionState: FusionState;
   config: StepConfig;
 }
@@ -221,24 +255,47 @@ function mean(groups: readonly (readonly number[])[]): number | null {
   return n === 0 ? null : sum / n;
 }
 
+/** The (s, y) pairs of a step's anchor groups, leaving out programs whose reward was known before either stream. */
+export function anchorPairsOf(s: StepInput['s'], y: StepInput['y'], known?: StepInput['known']): { s: number[]; y: number[] } {
+  const out = { s: [] as number[], y: [] as number[] };
+  y.forEach((yk, k) => yk?.forEach((v, i) => {
+    if ((known?.[k]?.[i] ?? null) !== null) return;
+    out.s.push(s[k][i]);
+    out.y.push(v);
+  }));
+  return out;
+}
+
 export function scoreStep(input: StepInput): StepResult {
   const { s, y, calibrator, fusionState, config } = input;
   if (s.length !== y.length) throw new RangeError(`${s.length} groups of world-model scores but ${y.length} entries of real scores`);
   const known = (k: number, i: number): number | null => input.known?.[k]?.[i] ?? null;
+  const unknown = (k: number) => (_: number, i: number) => known(k, i) === null;
 
   const wmRewards = s.map((g, k) => worldModelRewards(g, calibrator, config.debias).map((r, i) => known(k, i) ?? r));
   const rewards = wmRewards.map((g, k) => trainingRewards(g, y[k] && y[k].map((v, i) => known(k, i) ?? v)));
   const advantages = rewards.map((g) => groupAdvantages(g, config.advantageMode));
   const wmAdvantages = wmRewards.map((g, k) => (y[k] === null ? advantages[k] : groupAdvantages(g, config.advantageMode)));
 
+  // The authors' disagreement: calibrated d (after this step's pairs) against y, over the programs
+  // whose reward was not known in advance.
+  const disagreement = (k: number): number | null => {
+    const yk = y[k] as readonly number[];
+    const after = input.calibratorAfter ?? calibrator;
+    const d = worldModelRewards(s[k], after, config.debias).filter(unknown(k));
+    return groupDisagreement(d, yk.filter(unknown(k)));
+  };
   const fused = fuseStreams(
-    wmAdvantages.map((wm, k) => ({ wm, real: y[k] === null ? null : advantages[k] })),
+    wmAdvantages.map((wm, k) => ({
+      wm,
+      real: y[k] === null ? null : advantages[k],
+      ...(config.fusion.mode === 'anchor-weight' && y[k] !== null ? { disagreement: disagreement(k) } : {}),
+    })),
     fusionState,
     config.fusion,
   );
 
-  const pairS: number[] = [];
-  const pairY: number[] = [];
+  const pairs = anchorPairsOf(s, y, input.known);
   const anchorWm: number[][] = [];
   const anchorReal: number[][] = [];
   const realRewards: number[][] = [];
@@ -249,11 +306,6 @@ export function scoreStep(input: StepInput): StepResult {
       wmGroupRewards.push(wmRewards[k]);
       continue;
     }
-    yk.forEach((v, i) => {
-      if (known(k, i) !== null) return;
-      pairS.push(s[k][i]);
-      pairY.push(v);
-    });
     anchorWm.push(wmAdvantages[k]);
     anchorReal.push(advantages[k]);
     realRewards.push(rewards[k]);
@@ -265,7 +317,7 @@ export function scoreStep(input: StepInput): StepResult {
     advantages,
     wmAdvantages,
     coefficients: fused.coefficients,
-    anchorPairs: { s: pairS, y: pairY },
+    anchorPairs: pairs,
     anchorAdvantages: { wm: anchorWm, real: anchorReal },
     fusionState: fused.state,
     diagnostics: {

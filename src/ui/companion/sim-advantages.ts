@@ -1,13 +1,14 @@
-// Section 2 of the companion: one group's advantages in the three modes of the real groupAdvantages.
+// Section 2 of the companion: one group's advantages in every mode of the real groupAdvantages.
 
 import { groupAdvantages, type AdvantageMode } from '../../wmrl/advantages.ts';
 
-export const ADVANTAGE_MODES: readonly AdvantageMode[] = ['mean', 'std', 'rloo'];
+export const ADVANTAGE_MODES: readonly AdvantageMode[] = ['mean', 'std', 'std-population', 'rloo'];
 
 export function advantagesByMode(rewards: readonly number[]): Record<AdvantageMode, number[]> {
   return {
     mean: groupAdvantages(rewards, 'mean'),
     std: groupAdvantages(rewards, 'std'),
+    'std-population': groupAdvantages(rewards, 'std-population'),
     rloo: groupAdvantages(rewards, 'rloo'),
   };
 }

@@ -1,7 +1,7 @@
 // The Train view's settings: what the form edits, the range of every number in it, and the
 // TrainerConfig they make. Pure, so the view stays thin and the rules are unit-tested.
 import { BASE_CONFIG, PRESETS, presetConfig, type PresetId } from '../../training/presets';
-import { validateTrainerConfig, type TrainerConfig } from '../../training/trainer';
+import { gateOf, validateTrainerConfig, type TrainerConfig } from '../../training/trainer';
 import { problemsOf, type NumberSpec } from '../fields';
 
 export type PolicyBackend = 'auto' | 'cpu' | 'webgpu';
@@ -77,9 +77,13 @@ export function configOf(s: TrainSettings): TrainerConfig {
   const problem = Object.values(settingsProblems(s))[0];
   if (problem) throw new RangeError(problem);
   const preset = presetOf(s);
+  const rho = effectiveRho(s);
+  const perStep = preset.config.perStepAnchors;
   const config = presetConfig(preset.id, {
     steps: s.steps, groupsPerStep: s.groupsPerStep, groupSize: s.groupSize, seed: s.seed, lr: s.lr, klBeta: s.klBeta,
-    rho: effectiveRho(s), sampling: { ...preset.config.sampling, temperature: s.temperature },
+    rho, sampling: { ...preset.config.sampling, temperature: s.temperature },
+    // The authors' presets take a share of each step's groups: the anchor fraction is that share.
+    ...(perStep ? { perStepAnchors: { ...perStep, fraction: rho } } : {}),
   });
   validateTrainerConfig(config);
   return config;
@@ -133,4 +137,21 @@ export function settingsFromParams(params: URLSearchParams, base: TrainSettings)
     } else if (Number.isFinite(Number(raw))) out[k] = Number(raw);
   }
   return out as unknown as TrainSettings;
+}
+
+/** One line on what a preset's switches do, for the form (rho: the anchor share in force). */
+export function presetSummary(c: TrainerConfig, rho: number): string {
+  const parts = [
+    c.perStepAnchors ? `anchors: ${rho} of each step's groups, at least ${c.perStepAnchors.floor}` : `ρ = ${rho}`,
+    `debiasing ${c.debias ? (c.binnedCalibrator ? `binned (${c.binnedCalibrator.bins} bins, from ${c.binnedCalibrator.minPairs} pairs, refit every ${c.binnedCalibrator.refitEvery})` : 'PAVA every step') : 'off'}`,
+    c.fusion === 'anchor-weight' && c.anchorWeight
+      ? `anchor weight (warm-up ${c.anchorWeight.warmup} groups, half-life ${c.anchorWeight.halfLife}, target ${c.anchorWeight.target}, max ${c.anchorWeight.max})`
+      : `fusion '${c.fusion}'`,
+    `reward ${c.reward ?? 'percentile'}`,
+    `advantages '${c.advantageMode}'`,
+  ];
+  const gate = gateOf(c);
+  if (gate !== 'none') parts.push(`${gate} gate before the world model`);
+  if (c.worldModelReading === 'shuffled') parts.push('world-model scores shuffled (control)');
+  return parts.join(', ');
 }

@@ -55,7 +55,7 @@ describe('drawTasks', () => {
 
 describe('presets', () => {
   it('cover the paper rows, the four ablations, PPI, the claim-5 control and the free verifier, each a valid full config', () => {
-    expect(PRESETS.map((p) => p.id)).toEqual([
+    expect(PRESETS.filter((p) => p.block === 'ours').map((p) => p.id)).toEqual([
       'grpo-all-real', 'world-model-only', 'wmrl', 'ablation-neither', 'ablation-denoise-only', 'ablation-debias-only', 'ablation-both', 'wmrl-ppi',
       'wmrl-unreadable', 'wmrl-static',
     ]);
@@ -80,6 +80,42 @@ describe('presets', () => {
     for (const p of PRESETS.filter((x) => x.id !== 'wmrl-unreadable')) expect(p.config.worldModelReading ?? 'program').toBe('program');
     expect(sw('wmrl-static')).toEqual(sw('wmrl'));
     for (const p of PRESETS) expect(p.config.staticCheck ?? false).toBe(p.id === 'wmrl-static');
+    // our reading uses none of the authors' switches
+    for (const p of PRESETS.filter((x) => x.block === 'ours')) {
+      const c = p.config;
+      expect([c.wmGate, c.reward, c.binnedCalibrator, c.anchorWeight, c.perStepAnchors]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    }
+  });
+
+  it("as the authors built it: their rules in every row, and each one-switch variant differs from paper-wmrl by one switch", () => {
+    const authors = PRESETS.filter((p) => p.block === 'authors');
+    expect(authors.map((p) => p.id)).toEqual([
+      'paper-grpo-all-real', 'paper-world-model-only', 'paper-wmrl', 'paper-wmrl-as-configured', 'paper-ablation-neither', 'paper-ablation-denoise-only',
+      'paper-ablation-debias-only', 'paper-wmrl-unscaled', 'paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw',
+      'paper-wmrl-verifier-gate',
+    ]);
+    for (const p of authors) expect(() => validateTrainerConfig(p.config)).not.toThrow();
+    const w = presetById('paper-wmrl').config;
+    expect([w.reward, w.wmGate, w.advantageMode, w.debias, w.fusion]).toEqual(['ladder', 'compile', 'std', true, 'anchor-weight']);
+    expect(w.perStepAnchors).toEqual({ fraction: 0.1, floor: 1 });
+    expect(w.binnedCalibrator).toEqual({ bins: 10, minPairs: 12, refitEvery: 4, cap: 300 });
+    expect(w.anchorWeight).toEqual({ halfLife: 8, warmup: 4, target: 2, max: 4 });
+    expect(presetById('paper-wmrl-as-configured').config.perStepAnchors).toEqual({ fraction: 0.25, floor: 1 });
+    expect(presetById('paper-wmrl-unscaled').config.binnedCalibrator!.minPairs).toBe(200);
+    expect(presetById('paper-wmrl-unscaled').config.anchorWeight!.warmup).toBe(32);
+    const all = presetById('paper-grpo-all-real').config;
+    expect([all.rho, all.reward, all.advantageMode, all.wmGate]).toEqual([1, 'ladder', 'std', undefined]);
+    const differs = (id: Parameters<typeof presetById>[0]) => {
+      const c = presetById(id).config as unknown as Record<string, unknown>;
+      const base = w as unknown as Record<string, unknown>;
+      return [...new Set([...Object.keys(c), ...Object.keys(base)])].filter((k) => k !== 'name' && JSON.stringify(c[k]) !== JSON.stringify(base[k])).sort();
+    };
+    expect(differs('paper-wmrl-percentile')).toEqual(['reward']);
+    expect(differs('paper-wmrl-mean-advantages')).toEqual(['advantageMode']);
+    expect(differs('paper-wmrl-pava')).toEqual(['binnedCalibrator']);
+    expect(differs('paper-wmrl-ivw')).toEqual(['anchorWeight', 'fusion']);
+    expect(differs('paper-wmrl-verifier-gate')).toEqual(['wmGate']);
+    expect(differs('paper-ablation-neither')).toEqual(['anchorWeight', 'binnedCalibrator', 'debias', 'fusion']);
   });
 
   it('overrides change a copy, never the preset table', () => {

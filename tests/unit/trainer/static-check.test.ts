@@ -50,6 +50,6 @@ describe('the static check (wmrl-static)', { timeout: 60_000 }, () => {
     expect({ ...c, name: 'x', staticCheck: undefined }).toEqual({ ...w, name: 'x', staticCheck: undefined });
     expect(c.staticCheck).toBe(true);
     const ports: TrainerPorts = { policy: new RecordingPolicy(await cpuPolicy(3)), worldModel: new TinyWorldModel(11), executor: new FixtureExecutor(), tasks: new FixedTasks() };
-    await expect(new Trainer(testConfig({ staticCheck: true }), ports).step()).rejects.toThrow(/staticCheck needs a verifier/);
+    await expect(new Trainer(testConfig({ staticCheck: true }), ports).step()).rejects.toThrow(/verifier gate needs a verifier port/);
   });
 });
