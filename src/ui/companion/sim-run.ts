@@ -6,6 +6,7 @@
 
 import type { AdvantageMode } from '../../wmrl/advantages.ts';
 import type { FusionMode } from '../../wmrl/fusion.ts';
+import { SCALED_ANCHOR_WEIGHT } from '../../training/presets.ts';
 import { MethodState } from '../../wmrl/step.ts';
 import { deriveSeed, mulberry32 } from '../../primitives/random.ts';
 import { sampleGroup, type SimSetup } from './sim-world-model.ts';
@@ -32,6 +33,20 @@ export interface SimRunStep {
   knots: number;
   pairs: number;
   wmZeroSpread: number;
+  /** 'anchor-weight' runs: the weight w on anchor advantages; null in the other modes. */
+  anchorWeight: number | null;
+  /** The anchor groups' share of the update's weight: w_A ('ivw'), w K_A / (w K_A + K_W) ('anchor-weight'), K_A / B otherwise. */
+  anchorShare: number;
+}
+
+/** The anchors' share of the step's loss weight, whatever the rule (each group counted with its stream weight). */
+function anchorShareOf(mode: FusionMode, d: { anchorGroups: number; wmGroups: number; wA: number; anchorWeight?: number }): number {
+  const kA = d.anchorGroups;
+  const kW = d.wmGroups;
+  if (kA + kW === 0) return 0;
+  if (mode === 'ivw') return kA === 0 ? 0 : d.wA;
+  const w = mode === 'anchor-weight' ? (d.anchorWeight ?? 1) : 1;
+  return (w * kA) / (w * kA + kW);
 }
 
 /**
@@ -45,7 +60,8 @@ export function simulateRun(cfg: SimRunConfig): SimRunStep[] {
     seed: cfg.seed,
     advantageMode: cfg.advantageMode,
     debias: cfg.debias,
-    fusion: { mode: cfg.fusion },
+    // 'anchor-weight' with the constants of the paper-* presets (scaled to a short run)
+    fusion: { mode: cfg.fusion, ...(cfg.fusion === 'anchor-weight' ? { anchorWeight: SCALED_ANCHOR_WEIGHT } : {}) },
   });
   const out: SimRunStep[] = [];
   for (let t = 0; t < cfg.steps; t++) {
@@ -76,6 +92,8 @@ export function simulateRun(cfg: SimRunConfig): SimRunStep[] {
       knots: res.knots.x.length,
       pairs: res.calibrationPairs,
       wmZeroSpread: d.wmZeroSpreadFraction,
+      anchorWeight: d.anchorWeight ?? null,
+      anchorShare: anchorShareOf(cfg.fusion, d),
     });
   }
   return out;
@@ -100,6 +118,8 @@ export interface FallbackPoint {
   /** Late mean w_A of an 'ivw' run, late mean lambda of a 'ppi' run, on the same programs. */
   wA: number | null;
   lambda: number | null;
+  /** Late mean anchors' share of the update under the authors' anchor weight, on the same programs. */
+  authorsShare: number | null;
 }
 
 /**
@@ -111,14 +131,16 @@ export function fallbackSweep(base: SimRunConfig, readabilities: readonly number
     const wm = { ...base.wm, readability };
     const ivw = simulateRun({ ...base, wm, fusion: 'ivw' });
     const ppi = simulateRun({ ...base, wm, fusion: 'ppi' });
-    return { readability, wA: lateMean(ivw, (s) => s.wA), lambda: lateMean(ppi, (s) => s.lambda) };
+    const authors = simulateRun({ ...base, wm, fusion: 'anchor-weight' });
+    return { readability, wA: lateMean(ivw, (s) => s.wA), lambda: lateMean(ppi, (s) => s.lambda), authorsShare: lateMean(authors, (s) => s.anchorShare) };
   });
 }
 
-/** The three runs sections 4 and 5 show, on the same programs: ivw and ppi with debiasing, ivw without. */
+/** The runs sections 4 and 5 show, on the same programs: ivw, ppi and the authors' anchor weight with debiasing, ivw without. */
 export interface RunComparison {
   ivw: SimRunStep[];
   ppi: SimRunStep[];
+  authors: SimRunStep[];
   ivwNoDebias: SimRunStep[];
 }
 
@@ -126,6 +148,7 @@ export function compareRuns(base: Omit<SimRunConfig, 'fusion' | 'debias'>): RunC
   return {
     ivw: simulateRun({ ...base, fusion: 'ivw', debias: true }),
     ppi: simulateRun({ ...base, fusion: 'ppi', debias: true }),
+    authors: simulateRun({ ...base, fusion: 'anchor-weight', debias: true }),
     ivwNoDebias: simulateRun({ ...base, fusion: 'ivw', debias: false }),
   };
 }

@@ -59,3 +59,30 @@ describe('simulated run (sections 4 and 5)', () => {
     expect(lateMean(run, (s) => s.wA)).toBe(0);
   });
 });
+
+describe("the authors' anchor weight in the simulated run (section 4)", () => {
+  it('is 1 until warm-up, stays in [1, 4], and gives the anchors the share w K_A / (w K_A + K_W)', () => {
+    const run = simulateRun({ ...base, fusion: 'anchor-weight' });
+    let groups = 0;
+    for (const s of run) {
+      expect(s.anchorWeight).not.toBeNull();
+      if (groups + s.anchorGroups < 4) expect(s.anchorWeight).toBe(1); // the step's own groups count before its weight
+      expect(s.anchorWeight!).toBeGreaterThanOrEqual(1);
+      expect(s.anchorWeight!).toBeLessThanOrEqual(4);
+      const kA = s.anchorGroups;
+      expect(s.anchorShare).toBeCloseTo((s.anchorWeight! * kA) / (s.anchorWeight! * kA + (base.groups - kA)), 12);
+      groups += kA;
+    }
+    expect(new Set(run.map((s) => s.anchorWeight)).size).toBeGreaterThan(1);
+    // ours: the share is w_A itself
+    for (const s of simulateRun(base)) if (s.anchorGroups > 0) expect(s.anchorShare).toBe(s.wA);
+  });
+
+  it("caps the anchors' share where ours does not, with one anchor group of sixteen", () => {
+    const unreadable = { ...base, wm: { ...base.wm, readability: 0 } };
+    const authors = lateMean(simulateRun({ ...unreadable, fusion: 'anchor-weight' }), (s) => s.anchorShare)!;
+    const ours = lateMean(simulateRun(unreadable), (s) => s.anchorShare)!;
+    expect(authors).toBeLessThanOrEqual((4 * 2) / (4 * 2 + 14) + 1e-12); // at most 2 anchor groups a step at rho 0.1
+    expect(ours).toBeGreaterThan(authors);
+  });
+});
