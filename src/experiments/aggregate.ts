@@ -10,6 +10,8 @@ import { SFT_PRESET, type RunResult, type TrimmedStepRecord } from './run-result
 
 export type MetricKey =
   | 'heldOut'
+  | 'heldOutCheckpointMean'
+  | 'heldOutLadder'
   | 'medalRate'
   | 'anyMedalRate'
   | 'validRunRate'
@@ -24,6 +26,7 @@ export type MetricKey =
   | 'executions'
   | 'worldModelForwards'
   | 'meanAnchorWeight'
+  | 'meanAuthorsWeight'
   | 'anchorUpdateShare'
   | 'wmScoreFirst'
   | 'wmScoreLast'
@@ -56,6 +59,10 @@ const BUSY_LABEL: Record<CostComponent, string> = {
 
 export const METRICS: readonly MetricSpec[] = [
   { key: 'heldOut', label: 'held-out avg@k x100', digits: 2, training: false },
+  // The mean over the evaluations during and after training (--eval-every): far less noisy than the
+  // last one alone (docs/results.md, the pilot of the authors' presets).
+  { key: 'heldOutCheckpointMean', label: 'held-out avg@k x100, mean over checkpoints', digits: 2, training: true },
+  { key: 'heldOutLadder', label: 'held-out ladder reward x100', digits: 2, training: false },
   { key: 'medalRate', label: 'medal rate %', digits: 1, training: false },
   { key: 'anyMedalRate', label: 'any-medal@k %', digits: 1, training: false },
   { key: 'validRunRate', label: 'valid runs %', digits: 1, training: false },
@@ -65,6 +72,7 @@ export const METRICS: readonly MetricSpec[] = [
   { key: 'executions', label: 'executions', digits: 0, training: true },
   { key: 'worldModelForwards', label: 'world-model forwards', digits: 0, training: true },
   { key: 'meanAnchorWeight', label: 'mean anchor weight w_A', digits: 3, training: true },
+  { key: 'meanAuthorsWeight', label: "mean authors' anchor weight w", digits: 3, training: true },
   // How much of the update the real stream carries: w_A alone misses calibration flattening the
   // world model's advantages (a flat isotonic fit sends the world-model stream's coefficients to 0).
   { key: 'anchorUpdateShare', label: "anchor groups' share of the update (sum of abs c)", digits: 3, training: true },
@@ -192,7 +200,9 @@ export function runMetrics(r: RunResult): RunMetrics {
     m.medalRate = 100 * r.evaluation.medalRate;
     m.anyMedalRate = 100 * r.evaluation.anyMedalRate;
     m.validRunRate = 100 * r.evaluation.validRunRate;
+    if (r.evaluation.ladderAvgAtK !== undefined) m.heldOutLadder = 100 * r.evaluation.ladderAvgAtK;
   }
+  if (r.curve && r.curve.length > 0) m.heldOutCheckpointMean = (100 * r.curve.reduce((a, c) => a + c.avgAtK, 0)) / r.curve.length;
   if (r.host && r.host.samples > 0) m.hostLoad = r.host.meanLoad1 / r.host.cpus;
   if (r.kind === 'train' && r.training) {
     const t = r.training;
@@ -204,6 +214,8 @@ export function runMetrics(r: RunResult): RunMetrics {
     m.worldModelForwards = t.counts.worldModelForwards;
     if (r.records.length > 0) {
       m.meanAnchorWeight = r.records.reduce((a, s) => a + s.fusion.wA, 0) / r.records.length;
+      const authorsW = r.records.map((s) => s.fusion.anchorWeight).filter((w): w is number => w !== undefined);
+      if (authorsW.length > 0) m.meanAuthorsWeight = authorsW.reduce((a, b) => a + b, 0) / authorsW.length;
       const first = r.records[0];
       const last = r.records[r.records.length - 1];
       const put = (key: MetricKey, v: number | undefined) => {

@@ -90,11 +90,14 @@ export function renderReport(input: ReportInput): string {
   );
   const cell = (s: PresetSummary, key: MetricKey) => formatInterval(s.metrics[key], digitsOf(key));
   const hasSft = runs.some((r) => r.preset === SFT_PRESET && r.status === 'ok');
+  // columns that only some experiments have: the checkpoint mean (--eval-every) and the ladder (runs on the authors' reward)
+  const optional = (['heldOutCheckpointMean', 'heldOutLadder'] as const).filter((k) => summaries.some((s) => s.metrics[k] !== undefined));
   lines.push(table(
-    ['preset', 'seeds', labelOf('heldOut'), ...(hasSft ? ['minus SFT (paired)'] : []), labelOf('medalRate'), labelOf('anyMedalRate'), labelOf('validRunRate')],
+    ['preset', 'seeds', labelOf('heldOut'), ...(hasSft ? ['minus SFT (paired)'] : []), ...optional.map(labelOf), labelOf('medalRate'), labelOf('anyMedalRate'), labelOf('validRunRate')],
     summaries.map((s) => [
       s.preset, seedsCell(s), cell(s, 'heldOut'),
       ...(hasSft ? [s.preset === SFT_PRESET ? '—' : formatInterval(pairedComparison(runs, s.preset, SFT_PRESET, 'heldOut', 'difference').interval, 2)] : []),
+      ...optional.map((k) => cell(s, k)),
       cell(s, 'medalRate'), cell(s, 'anyMedalRate'), cell(s, 'validRunRate'),
     ]),
   ));
@@ -104,7 +107,7 @@ export function renderReport(input: ReportInput): string {
     lines.push(table(['preset', 'step', 'seeds', 'training busy s', labelOf('heldOut')], curve.map((c) => [c.preset, String(c.step), String(c.heldOut.n), formatInterval(c.busySeconds, 0), formatInterval(c.heldOut, 2)])));
   }
   lines.push('', '## Compute (training)', '');
-  const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.verifier', 'busy.sandbox', 'busy.sandboxStart', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight', 'anchorUpdateShare', 'hostLoad'];
+  const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.verifier', 'busy.sandbox', 'busy.sandboxStart', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight', 'meanAuthorsWeight', 'anchorUpdateShare', 'hostLoad'];
   lines.push(table(['preset', ...computeKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...computeKeys.map((k) => cell(s, k))])));
   lines.push('', '## Training signals (first and last step)', '');
   const signalKeys: MetricKey[] = ['wmScoreFirst', 'wmScoreLast', 'tokensFirst', 'tokensLast', 'wmPairwiseAccuracy', 'wmValidityAccuracy'];
