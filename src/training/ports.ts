@@ -118,7 +118,7 @@ export interface StaticCheck {
 }
 
 /**
- * A verifier that reads programs without running them (wmrl-static, beyond the paper): does it
+ * A verifier that reads programs without running them (wmrl-static and the compile gate): does it
  * compile, does every toolkit constructor take the keywords it is given.
  */
 export interface VerifierPort {

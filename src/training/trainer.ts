@@ -68,7 +68,7 @@ export interface TrainerConfig {
   /** 'shuffled': the claim-5 control, world-model scores permuted across the step (unreadable-world-model.ts). Default 'program'. */
   worldModelReading?: WorldModelReading;
   /**
-   * wmrl-static (beyond the paper): a program the free verifier rejects (it does not compile, or a
+   * wmrl-static (its compile check is the authors' gate, its keyword check beyond it): a program the free verifier rejects (it does not compile, or a
    * toolkit constructor does not take a keyword it is given) gets reward 0 without being scored or
    * run. Needs ports.verifier. The same as wmGate 'verifier'.
    */
