@@ -4,6 +4,7 @@
 import { COST_COMPONENTS, type CostComponent } from '../training/cost.ts';
 import { isRejectedMessage } from '../training/static-checks.ts';
 import { isCompileFailure } from '../training/execution-rung.ts';
+import { anchorUpdateShare } from '../training/update-share.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { pairwiseAccuracy } from '../pipeline/rank-metrics.ts';
 import { SFT_PRESET, type RunResult, type TrimmedStepRecord } from './run-result.ts';
@@ -170,20 +171,6 @@ function anchorFailures(records: readonly TrimmedStepRecord[]): { programs: numb
   };
 }
 
-/** Over the run: sum of |c| on anchor groups' sequences over the sum on all sequences; undefined when every c is 0. */
-function anchorUpdateShare(records: readonly TrimmedStepRecord[]): number | undefined {
-  let anchor = 0;
-  let all = 0;
-  for (const step of records) {
-    for (const g of step.groups) {
-      const c = g.coefficients.reduce((a, x) => a + Math.abs(x), 0);
-      all += c;
-      if (g.anchor) anchor += c;
-    }
-  }
-  return all > 0 ? anchor / all : undefined;
-}
-
 function meanTokens(step: TrimmedStepRecord): number | undefined {
   const t = step.groups.flatMap((g) => g.programTokens);
   return t.length > 0 ? meanOf(t) : undefined;
@@ -227,7 +214,7 @@ export function runMetrics(r: RunResult): RunMetrics {
       put('tokensLast', meanTokens(last));
       put('wmPairwiseAccuracy', wmPairwiseAccuracy(r.records));
       put('wmValidityAccuracy', wmPairwiseAccuracy(r.records, true));
-      put('anchorUpdateShare', anchorUpdateShare(r.records));
+      put('anchorUpdateShare', anchorUpdateShare(r.records.flatMap((s) => s.groups)) ?? undefined);
       const f = anchorFailures(r.records);
       if (f.programs > 0) {
         put('anchorNoCompile', f.noCompile);

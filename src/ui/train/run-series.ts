@@ -2,6 +2,7 @@
 // mapping is tested without a browser. Steps are numbered from 1 on screen (records count from 0).
 import type { StepRecord } from '../../training/trainer';
 import type { CostComponent } from '../../training/cost';
+import { anchorUpdateShare } from '../../training/update-share';
 
 export type Point = readonly [number, number];
 
@@ -19,11 +20,19 @@ export function rewardSeries(records: readonly StepRecord[]) {
   };
 }
 
+/**
+ * Per step: our normalised stream weights (ivw; shown only where they drive the update), the PPI
+ * lambda, the authors' anchor weight w (in [1, 4], drawn / 4), and for every mixed run the anchors'
+ * share of the update, which reads the same whatever the rule.
+ */
 export function fusionSeries(records: readonly StepRecord[]) {
+  const ivw = (r: StepRecord) => r.worldModelCalled && r.fusion.mode === 'ivw';
   return {
-    wA: pts(records, (r) => (r.worldModelCalled ? r.fusion.wA : null)),
-    wW: pts(records, (r) => (r.worldModelCalled ? r.fusion.wW : null)),
+    wA: pts(records, (r) => (ivw(r) ? r.fusion.wA : null)),
+    wW: pts(records, (r) => (ivw(r) ? r.fusion.wW : null)),
     lambda: pts(records, (r) => (r.fusion.mode === 'ppi' ? r.fusion.lambda : null)),
+    authorsWeightQuarter: pts(records, (r) => (r.fusion.anchorWeight === undefined ? null : r.fusion.anchorWeight / 4)),
+    anchorShare: pts(records, (r) => (r.worldModelCalled && r.anchorGroups > 0 ? anchorUpdateShare(r.groups) : null)),
   };
 }
 

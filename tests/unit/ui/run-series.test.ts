@@ -47,3 +47,23 @@ describe('Train view series', () => {
     expect(anchorShare(record(3))).toBeCloseTo(2 / 8);
   });
 });
+
+describe("the fusion chart under the authors' anchor weight", () => {
+  it('shows w / 4 and the anchors\' share of the update instead of the unused stream weights', () => {
+    const base = record(1);
+    const authors = {
+      ...base,
+      anchorGroups: 1,
+      fusion: { ...base.fusion, mode: 'anchor-weight' as const, anchorWeight: 2 },
+      groups: [true, false].map((anchor) => ({
+        taskId: 't', anchor, programs: ['a', 'b'], programTokens: [1, 1], stopped: [true, true], wmScores: [0.4, 0.6], wmRewards: [0.4, 0.6],
+        realScores: anchor ? [1, 0] : null, statuses: anchor ? ['ok' as const, 'error' as const] : null, rewards: [1, 0], advantages: [0.5, -0.5],
+        coefficients: anchor ? [2, -2] : [1, -1],
+      })),
+    };
+    const f = fusionSeries([authors]);
+    expect(f.wA).toEqual([]);
+    expect(f.authorsWeightQuarter).toEqual([[2, 0.5]]);
+    expect(f.anchorShare[0][1]).toBeCloseTo(4 / 6, 12);
+  });
+});
