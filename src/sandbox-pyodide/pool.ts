@@ -138,6 +138,8 @@ const DEFAULTS = {
 };
 const MAX_BOOT_FAILURES = 3;
 
+class SnapshotTimeout extends Error {}
+
 function defaultSize(): number {
   const cores = globalThis.navigator?.hardwareConcurrency ?? 2;
   return Math.min(8, Math.max(1, cores - 1));
@@ -192,7 +194,7 @@ export class SandboxPool {
   async start(): Promise<void> {
     this.assets = await loadRuntimeAssets(this.opts.indexURL);
     const t0 = performance.now();
-    this.snapshot = await this.makeSnapshot(this.assets);
+    this.snapshot = await this.makeSnapshotPatiently(this.assets);
     this.snapshotMs = performance.now() - t0;
     for (let i = 0; i < this.opts.size; i++) {
       const slot: Slot = {
@@ -302,13 +304,28 @@ export class SandboxPool {
     for (const p of this.queue.splice(0)) this.settle(p, this.pageResult(p, 'killed', 'the sandbox pool was closed', null));
   }
 
-  private makeSnapshot(assets: RuntimeAssets): Promise<SharedArrayBuffer> {
+  /**
+   * The snapshot is the one boot everything waits for, and on a busy machine it can take several times
+   * its usual minute: a timeout is retried with a longer limit (1x, 2x, 3x bootTimeoutMs) before the
+   * pool gives up. A boot that fails outright is not retried.
+   */
+  private async makeSnapshotPatiently(assets: RuntimeAssets): Promise<SharedArrayBuffer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.makeSnapshot(assets, attempt * this.opts.bootTimeoutMs);
+      } catch (e) {
+        if (!(e instanceof SnapshotTimeout) || attempt >= MAX_BOOT_FAILURES || this.closed) throw e;
+      }
+    }
+  }
+
+  private makeSnapshot(assets: RuntimeAssets, timeoutMs: number): Promise<SharedArrayBuffer> {
     return new Promise((resolve, reject) => {
       const worker = spawnWorker();
       const timer = setTimeout(() => {
         worker.terminate();
-        reject(new Error('sandbox: the snapshot worker did not finish in time'));
-      }, this.opts.bootTimeoutMs);
+        reject(new SnapshotTimeout(`sandbox: the snapshot worker did not finish in time (${Math.round(timeoutMs / 1000)} s)`));
+      }, timeoutMs);
       worker.onmessage = (e: MessageEvent<WorkerToPage>) => {
         const msg = e.data;
         clearTimeout(timer);
