@@ -6,7 +6,7 @@
 
 import type { AdvantageMode } from '../../wmrl/advantages.ts';
 import type { FusionMode } from '../../wmrl/fusion.ts';
-import { SCALED_ANCHOR_WEIGHT } from '../../training/presets.ts';
+import { SCALED_ANCHOR_WEIGHT, SCALED_BINNED } from '../../training/presets.ts';
 import { MethodState } from '../../wmrl/step.ts';
 import { deriveSeed, mulberry32 } from '../../primitives/random.ts';
 import { sampleGroup, type SimSetup } from './sim-world-model.ts';
@@ -60,8 +60,9 @@ export function simulateRun(cfg: SimRunConfig): SimRunStep[] {
     seed: cfg.seed,
     advantageMode: cfg.advantageMode,
     debias: cfg.debias,
-    // 'anchor-weight' with the constants of the paper-* presets (scaled to a short run)
+    // 'anchor-weight' as the paper-wmrl preset runs it: with the binned calibrator, both with their scaled constants
     fusion: { mode: cfg.fusion, ...(cfg.fusion === 'anchor-weight' ? { anchorWeight: SCALED_ANCHOR_WEIGHT } : {}) },
+    ...(cfg.fusion === 'anchor-weight' ? { binned: SCALED_BINNED } : {}),
   });
   const out: SimRunStep[] = [];
   for (let t = 0; t < cfg.steps; t++) {
