@@ -9,6 +9,7 @@ import { programFamily } from '../../../src/pipeline/program-family.ts';
 import { predictorRow, populationCounts, type EvalProgram } from '../../../src/pipeline/baseline-table.ts';
 import { ladderReward, ladderStatus, LADDER_STATUSES } from '../../../src/pipeline/status-ladder.ts';
 import { quantileSorted, taskBootstrap } from '../../../src/pipeline/task-bootstrap.ts';
+import { baselinePredictors, baselineRows, type CheckedProgram } from '../../../src/pipeline/wm-baselines.ts';
 
 const item = fc.record({ valid: fc.boolean(), y: fc.integer({ min: 0, max: 20 }).map((v) => v / 20), predicted: fc.integer({ min: -50, max: 50 }) });
 const groups = fc.array(fc.array(item, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 6 });
@@ -186,5 +187,41 @@ describe('predictor row', () => {
     expect(r.ladderMae.value).toBe(0);
     expect(populationCounts(programs)).toMatchObject({ programs: 6, failed: 2, tasks: 2, pairs: 2, statuses: { valid: 4, 'syntax error': 1, 'runtime error': 1 } });
     expect(() => predictorRow('short', programs, [1], [], { seed: 1 })).toThrow(/6 programs/);
+  });
+});
+
+describe('the baseline predictors', () => {
+  const prog = (m: string) => `import toolkit as tk\ntask = tk.load_task()\nmodel = ${m}\n`;
+  const cp = (taskId: string, model: string, valid: boolean, y: number, wm: number, compiles = true): CheckedProgram => {
+    const status = ladderStatus(prog(model), compiles, valid ? 'ok' : 'error');
+    return { taskId, program: prog(model), taskType: 'binary', compiles, verifierOk: compiles, valid, y, status, reward: ladderReward(status, y), wm };
+  };
+  const fit = [cp('f1', 'tk.RandomForestClassifier()', true, 0.9, 0.8), cp('f1', 'tk.GaussianNB()', true, 0.2, 0.3), cp('f2', 'tk.RandomForestClassifier()', true, 0.7, 0.7), cp('f2', 'tk.GaussianNB(', false, 0, 0.1, false)];
+  const population = [
+    cp('h1', 'tk.RandomForestClassifier(n_trees=10)', true, 0.8, 0.2),
+    cp('h1', 'tk.GaussianNB()', true, 0.1, 0.6),
+    cp('h1', 'tk.KNeighborsClassifier(k=5)', true, 0.5, 0.4),
+    cp('h1', 'tk.GaussianNB(', false, 0, 0.9, false),
+    cp('h2', 'tk.RandomForestClassifier()', true, 0.6, 0.5),
+    cp('h2', 'tk.GaussianNB()', true, 0.3, 0.1),
+    cp('h2', 'tk.Ridge(', false, 0, 0.05, false),
+  ];
+
+  it('lookups learn from the fitting set only, and the gates stop what does not compile', () => {
+    const names = baselinePredictors(fit).map((p) => p.name);
+    expect(names[0]).toMatch(/constant/);
+    const byName = Object.fromEntries(baselinePredictors(fit).map((p) => [p.name, p]));
+    // forest 0.8 and naive Bayes 0.1 on the fitting set; kNN unseen there: the overall mean
+    expect(byName['model-family lookup'].score(population[0])).toBeCloseTo(0.8, 12);
+    expect(byName['model-family lookup'].score(population[2])).toBeCloseTo((0.9 + 0.2 + 0.7 + 0) / 4, 12);
+    expect(byName['**world model behind `compile()`**'].score(population[3])).toBeLessThan(0);
+    const rows = Object.fromEntries(baselineRows(fit, population, { seed: 1, resamples: 30 }).map((r) => [r.name, r]));
+    expect(rows['`compile()`'].auc.value).toBe(1);
+    // the world model orders h1's three valid programs backwards (0 of 3 pairs) and h2's two right
+    expect(rows['**world model**'].pairwise.value).toBeCloseTo(1 / 4, 12);
+    expect(rows['**world model behind `compile()`**'].auc.value).toBe(1);
+    expect(rows['model-family lookup'].pairwise.value).toBeGreaterThan(rows['**world model**'].pairwise.value);
+    // behind the gate, a non-compiling program reads as a syntax error: status right on both failures
+    expect(rows['**world model behind `compile()`**'].statusAt1.value).toBeGreaterThanOrEqual(2 / 7);
   });
 });
