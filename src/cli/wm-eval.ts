@@ -108,6 +108,8 @@ async function main(): Promise<void> {
     });
     return { checked, checks, pred };
   };
+  // Every population file is read (and refused if broken) before anything expensive starts.
+  const populations = files.map((f) => ({ f, items: readPopulation(f) }));
   try {
     const training = (manifest as unknown as { training?: FitSetSettings }).training;
     if (!training?.samples) throw new InputError(`${relative(root, dir)}/manifest.json does not record the build's settings (training), so its training programs cannot be rebuilt`);
@@ -123,10 +125,9 @@ async function main(): Promise<void> {
     const fitItems = picked.map((p, index): ExecutedSample => ({ taskId: p.taskId, card: p.card, index, temperature: Number.NaN, program: p.program, stopped: true, status: p.status, y: p.y, seconds: 0 }));
     const fitTasks = new Set(fitItems.map((i) => i.taskId));
     const fit = (await check(fitItems)).checked;
-    for (const f of files) {
-      const items = readPopulation(f);
+    for (const { f, items } of populations) {
       const leaked = items.find((i) => fitTasks.has(i.taskId));
-      if (leaked) throw new InputError(`${relative(root, f)}: task ${leaked.taskId} is in the fitting set; the baselines must be measured on other tasks`);
+      if (leaked) throw new InputError(`${relative(root, f)}: task ${leaked.taskId} is a training task, in the fitting set; the baselines must be measured on other tasks`);
       console.error(`wm-eval: ${relative(root, f)}: ${items.length} programs`);
       const { checked, checks, pred } = await check(items);
       const temps = [...new Set(items.map((i) => i.temperature))];

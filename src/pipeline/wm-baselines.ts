@@ -40,7 +40,8 @@ export function baselinePredictors(fit: readonly CheckedProgram[]): Predictor[] 
   return [
     { name: 'constant (training mean)', score: () => mean },
     { name: '`compile()`', score: (p) => Number(p.compiles) },
-    { name: 'static verifier', score: (p) => Number(p.verifierOk) },
+    // The verifier compiles first, so it reads onto the ladder behind the same gate.
+    { name: 'static verifier', score: (p) => Number(p.verifierOk), gate: true },
     { name: 'model-family lookup', score: (p) => family.predict([programFamily(p.program)]) },
     { name: 'family x task-type lookup', score: (p) => familyType.predict(keys(p)) },
     { name: 'family x task-type behind `compile()`', score: (p) => (p.compiles ? familyType.predict(keys(p)) : STOPPED), gate: true },
