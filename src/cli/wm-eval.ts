@@ -1,6 +1,12 @@
-// `npm run wm-eval`: the world model's validation table (src/pipeline/wm-report.ts) on stored
-// executed samples: programs a policy wrote on held-out tasks, run for real, never trained on.
-//   npm run wm-eval -- [--models public/models] [--samples FILE.jsonl ...] [--verifier] [--json]
+// `npm run wm-eval`: the world model beside its baselines (src/pipeline/wm-baselines.ts) and its
+// validation table (src/pipeline/wm-report.ts) on stored executed samples: programs a policy wrote
+// on held-out tasks, run for real, never trained on.
+//   npm run wm-eval -- [--models public/models] [--samples FILE.jsonl ...]
+//                      [--outcomes data/models-build/outcomes.jsonl] [--seed 1] [--resamples 1000] [--verifier] [--json]
+// The baselines (constant, compile(), the static verifier, family lookups) and every predictor's
+// reading onto the authors' status ladder are fitted on the training tasks' programs the build ran
+// (src/pipeline/wm-fit-set.ts: composed and broken-on-purpose programs, outcomes from --outcomes).
+// Each population is reported pooled and, where it mixes temperatures, at the temperature RL samples at.
 // Without --samples: the models folder's own heldout-samples.jsonl (its SFT policy's programs) and
 // every file in data/wm-eval/ (programs of earlier policies: the world model must read failure from
 // the code, not one policy's habits).
@@ -16,6 +22,15 @@ import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
 import { Tokenizer, type TokenizerJSON } from '../model/tokenizer.ts';
 import { readExecutedSamples, type ExecutedSample } from '../pipeline/executed-samples.ts';
 import { reportMarkdown, worldModelReport, type WmReport } from '../pipeline/wm-report.ts';
+import { baselineTableMarkdown, populationCounts, type PopulationCounts, type PredictorRow } from '../pipeline/baseline-table.ts';
+import { baselineRows, type CheckedProgram } from '../pipeline/wm-baselines.ts';
+import { ladderReward, ladderStatus } from '../pipeline/status-ladder.ts';
+import { cardTaskType } from '../pipeline/sample-summary.ts';
+import { fitSetPrograms, type FitSetSettings } from '../pipeline/wm-fit-set.ts';
+import { OutcomeStore } from '../pipeline/outcome-store.ts';
+import { deriveSeed, mulberry32, sampleIndices } from '../primitives/random.ts';
+import { nodeFileLoader } from '../tasks/node-file-loader.ts';
+import { TaskRegistry } from '../tasks/task-registry.ts';
 import { InputError } from './cli-input.ts';
 import { readVerifiedModels } from './model-files.ts';
 import { NodeStaticVerifier } from './node-verifier.ts';
@@ -40,8 +55,19 @@ async function main(): Promise<void> {
       samples: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       verifier: { type: 'boolean', default: false },
+      outcomes: { type: 'string', default: 'data/models-build/outcomes.jsonl' },
+      'fit-programs': { type: 'string', default: '1000' },
+      seed: { type: 'string', default: '1' },
+      resamples: { type: 'string', default: '1000' },
     },
   });
+  const seed = Number(values.seed);
+  const fitPrograms = Number(values['fit-programs']);
+  if (!Number.isInteger(fitPrograms) || fitPrograms < 10) throw new InputError('--fit-programs must be an integer >= 10');
+  const resamples = Number(values.resamples);
+  if (!Number.isInteger(seed) || !Number.isInteger(resamples) || resamples < 1) throw new InputError('--seed must be an integer and --resamples a positive integer');
+  const outcomesFile = resolve(values.outcomes);
+  if (!existsSync(outcomesFile)) throw new InputError(`outcome store not found: ${values.outcomes} (the baselines are fitted on the training programs it holds)`);
   const dir = resolve(values.models);
   let files = values.samples?.map((f) => resolve(f));
   if (!files) {
@@ -54,22 +80,66 @@ async function main(): Promise<void> {
   const { manifest, files: bytes } = await readVerifiedModels(dir, root);
   const tokenizer = Tokenizer.fromJSON(JSON.parse(new TextDecoder().decode(bytes['tokenizer.json'])) as TokenizerJSON);
   const runner = await WorldModelRunner.create(bytes['world-model.onnx'], tokenizer, manifest.config, { prefer: 'wasm' });
-  const verifier = values.verifier ? await NodeStaticVerifier.create() : null;
+  const verifier = await NodeStaticVerifier.create();
+  const rlTemperature = (manifest as unknown as { training?: { samples?: { heldoutTemperature?: number } } }).training?.samples?.heldoutTemperature ?? 0.6;
   const reports: { samples: string; report: WmReport; verified?: { report: WmReport; rejectedFailed: number; rejectedValid: number } }[] = [];
+  let fitSummary = { programs: 0, of: 0, failed: 0, missing: 0 };
+  const baselines: { population: string; samples: string; temperature: number | null; counts: PopulationCounts; rows: PredictorRow[] }[] = [];
+  const readPopulation = (f: string): ExecutedSample[] => {
+    try {
+      return population(readExecutedSamples(f));
+    } catch (e) {
+      throw new InputError((e as Error).message);
+    }
+  };
+  /** Every predictor's inputs for each program: the checks' answers and the world model's score. */
+  const check = async (items: readonly ExecutedSample[]): Promise<{ checked: CheckedProgram[]; checks: Awaited<ReturnType<NodeStaticVerifier['check']>>; pred: number[] }> => {
+    const pred: number[] = [];
+    for (let s = 0; s < items.length; s += 32) pred.push(...(await runner.score(items.slice(s, s + 32).map((i) => ({ card: i.card, program: i.program })))).scores);
+    const checks = await verifier.check(items.map((i) => i.program));
+    const checked = items.map((i, k): CheckedProgram => {
+      // The card's first sentence states the type, for suite tasks and own-data tasks alike.
+      const taskType = cardTaskType(i.card);
+      if (!taskType) throw new InputError(`task ${i.taskId}: its card does not state a task type (${JSON.stringify(i.card.slice(0, 40))})`);
+      // The verifier compiles first; any other rejection means the program compiled.
+      const compiles = checks[k].ok || !(checks[k].reason ?? '').startsWith('does not compile');
+      const status = ladderStatus(i.program, compiles, i.status);
+      return { taskId: i.taskId, valid: i.status === 'ok', y: i.y, status, reward: ladderReward(status, i.y), program: i.program, taskType, compiles, verifierOk: checks[k].ok, wm: pred[k] };
+    });
+    return { checked, checks, pred };
+  };
+  // Every population file is read (and refused if broken) before anything expensive starts.
+  const populations = files.map((f) => ({ f, items: readPopulation(f) }));
   try {
-    for (const f of files) {
-      let items: ExecutedSample[];
-      try {
-        items = population(readExecutedSamples(f));
-      } catch (e) {
-        throw new InputError((e as Error).message);
+    const training = (manifest as unknown as { training?: FitSetSettings }).training;
+    if (!training?.samples) throw new InputError(`${relative(root, dir)}/manifest.json does not record the build's settings (training), so its training programs cannot be rebuilt`);
+    const store = new OutcomeStore(outcomesFile);
+    const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
+    const fitSet = fitSetPrograms(await registry.list({ includeSmoke: true }), training, (k) => store.get(k));
+    if (fitSet.programs.length === 0) throw new InputError(`${values.outcomes} holds none of the build's training programs`);
+    // A seeded subsample keeps the run to minutes on a busy 2-core machine: every fitting program is
+    // scored by the world model and checked by the verifier.
+    const picked = sampleIndices(mulberry32(deriveSeed(seed, 31)), fitSet.programs.length, Math.min(fitPrograms, fitSet.programs.length)).sort((a, b) => a - b).map((i) => fitSet.programs[i]);
+    fitSummary = { programs: picked.length, of: fitSet.programs.length, failed: picked.filter((p) => p.status !== 'ok').length, missing: fitSet.missing };
+    console.error(`wm-eval: fitting set ${picked.length} of ${fitSet.programs.length} training-task programs; scoring and checking them`);
+    const fitItems = picked.map((p, index): ExecutedSample => ({ taskId: p.taskId, card: p.card, index, temperature: Number.NaN, program: p.program, stopped: true, status: p.status, y: p.y, seconds: 0 }));
+    const fitTasks = new Set(fitItems.map((i) => i.taskId));
+    const fit = (await check(fitItems)).checked;
+    for (const { f, items } of populations) {
+      const leaked = items.find((i) => fitTasks.has(i.taskId));
+      if (leaked) throw new InputError(`${relative(root, f)}: task ${leaked.taskId} is a training task, in the fitting set; the baselines must be measured on other tasks`);
+      console.error(`wm-eval: ${relative(root, f)}: ${items.length} programs`);
+      const { checked, checks, pred } = await check(items);
+      const temps = [...new Set(items.map((i) => i.temperature))];
+      const name = basename(f, '.jsonl');
+      baselines.push({ population: `${name}, all temperatures (${temps.sort().join(', ')})`, samples: relative(root, f), temperature: null, counts: populationCounts(checked), rows: baselineRows(fit, checked, { seed, resamples }) });
+      if (temps.length > 1 && temps.includes(rlTemperature)) {
+        const at = checked.filter((_, k) => items[k].temperature === rlTemperature);
+        baselines.push({ population: `${name}, T ${rlTemperature} (RL)`, samples: relative(root, f), temperature: rlTemperature, counts: populationCounts(at), rows: baselineRows(fit, at, { seed, resamples }) });
       }
-      const pred: number[] = [];
-      for (let s = 0; s < items.length; s += 32) pred.push(...(await runner.score(items.slice(s, s + 32).map((i) => ({ card: i.card, program: i.program })))).scores);
       const scored = items.map((i, k) => ({ taskId: i.taskId, valid: i.status === 'ok', y: i.y, predicted: pred[k] }));
       const entry: (typeof reports)[number] = { samples: relative(root, f), report: worldModelReport(scored) };
-      if (verifier) {
-        const checks = await verifier.check(items.map((i) => i.program));
+      if (values.verifier) {
         const rejected = (valid: boolean) => scored.filter((s, k) => s.valid === valid && !checks[k].ok).length;
         entry.verified = {
           report: worldModelReport(scored.map((s, k) => (checks[k].ok ? s : { ...s, predicted: 0 }))),
@@ -83,10 +153,11 @@ async function main(): Promise<void> {
     await runner.release();
   }
   if (values.json) {
-    console.log(JSON.stringify({ models: relative(root, dir), reports }, null, 1));
+    console.log(JSON.stringify({ models: relative(root, dir), fit: fitSummary, reports, baselines }, null, 1));
     return;
   }
-  console.log(`world model: ${relative(root, dir)}/world-model.onnx\n`);
+  console.log(`world model: ${relative(root, dir)}/world-model.onnx; baselines and ladder readings fitted on ${fitSummary.programs} (seeded subsample of ${fitSummary.of}) training-task programs the build ran, ${fitSummary.failed} of them failed\n`);
+  for (const b of baselines) console.log(baselineTableMarkdown(b.population, b.counts, b.rows));
   for (const r of reports) {
     const name = basename(r.samples, '.jsonl');
     console.log(reportMarkdown(name, r.report));

@@ -11,7 +11,8 @@ const dir = mkdtempSync(join(tmpdir(), 'wmrl-wm-eval-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function wmEval(...args: string[]): { code: number | null; out: string; err: string } {
-  const r = runCli('src/cli/wm-eval.ts', args);
+  // A small fitting set and few resamples keep each run short; the figures are not what is tested.
+  const r = runCli('src/cli/wm-eval.ts', ['--fit-programs', '60', '--resamples', '50', ...args]);
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -28,6 +29,30 @@ describe('npm run wm-eval', () => {
     expect(rep.aucValidVsFailed).toBeGreaterThanOrEqual(0);
     expect(rep.aucValidVsFailed).toBeLessThanOrEqual(1);
     expect(rep.reliability.reduce((a, b) => a + b.n, 0)).toBe(137);
+  });
+
+  it('prints the baselines beside the world model, fitted on training tasks, pooled and at the RL temperature', { timeout: 180_000 }, () => {
+    const r = wmEval('--samples', 'data/wm-eval/policy-v1-heldout.jsonl', '--samples', 'public/models/heldout-samples.jsonl', '--json');
+    expect(r.code, r.err).toBe(0);
+    type Interval = { value: number; low: number; high: number };
+    type Row = { name: string; auc: Interval; pairwise: Interval; statusAt1: Interval; statusAt2: Interval; ladderMae: Interval };
+    const o = JSON.parse(r.out) as { fit: { programs: number; of: number }; baselines: { population: string; temperature: number | null; counts: { programs: number; failed: number }; rows: Row[] }[] };
+    expect(o.fit.programs).toBe(60);
+    expect(o.fit.of).toBe(3153);
+    // the first policy's file has one temperature; this policy's two, so it also gets its T 0.6 row
+    expect(o.baselines.map((b) => b.temperature)).toEqual([null, null, 0.6]);
+    expect(o.baselines[0].counts.programs).toBe(137);
+    const names = o.baselines[0].rows.map((x) => x.name);
+    for (const n of ['constant', 'compile()', 'static verifier', 'model-family lookup', 'family x task-type lookup', 'world model', 'world model behind `compile()`']) expect(names.some((x) => x.includes(n))).toBe(true);
+    for (const b of o.baselines) {
+      for (const row of b.rows) {
+        expect(row.statusAt2.value).toBeGreaterThanOrEqual(row.statusAt1.value);
+        expect(row.ladderMae.value).toBeGreaterThanOrEqual(0);
+        if (Number.isFinite(row.auc.value)) expect(row.auc.low).toBeLessThanOrEqual(row.auc.high);
+      }
+      const constant = b.rows.find((x) => x.name.includes('constant'))!;
+      if (b.counts.failed > 0) expect(constant.auc.value).toBe(0.5);
+    }
   });
 
   it('--verifier: a program the free verifier rejects is predicted 0, and the rejections are counted', { timeout: 120_000 }, () => {
@@ -54,5 +79,11 @@ describe('npm run wm-eval', () => {
     const m = wmEval('--samples', join(dir, 'missing.jsonl'));
     expect(m.code).toBe(2);
     expect(m.err).toMatch(/samples file not found/);
+    // a training task's programs cannot be a population: the baselines are fitted on them
+    const train = join(dir, 'train.jsonl');
+    writeFileSync(train, '{"taskId":"vega_cars","card":"Regression. Metric: RMSE.","index":0,"temperature":0.6,"program":"x","stopped":true,"status":"ok","y":0.5,"seconds":1}\n');
+    const t = wmEval('--samples', train);
+    expect(t.code).toBe(2);
+    expect(t.err).toMatch(/vega_cars is a training task/);
   });
 });
