@@ -1,20 +1,34 @@
 // Token sequences for the project's transformer from an instruction and one frame: the instruction's
-// words, then the frame as 144 patch tokens (one per 4 x 4 cell, row by row).
+// words, then the frame as 144 patch tokens (one per 4 x 4 cell, row by row). A policy reads the same
+// sequence and emits one action token after it; the progress model scores it with the score head.
 //
-//   [bos] word ... word [sep] patch(0,0) patch(1,0) ... patch(11,11)
+//   [bos] word ... word [sep] patch(0,0) patch(1,0) ... patch(11,11) [action]
 //
 // A patch token is the id of the cell's exact 48 bytes in a codebook learned from training frames (a
 // vector-quantised tokenizer with no distortion, since the renderer draws a finite set of cell
 // looks). A patch never seen in training reads as one `unknown` token rather than failing, so a frame
-// from anywhere can be scored. Ids: 0..3 the project's specials, 4 the unknown patch, then the words,
-// then the patches, both in sorted order so the tokenizer is a pure function of what it was built on.
+// from anywhere can be scored. Ids: 0..3 the project's specials, 4 the unknown patch, 5..10 the six
+// actions, then the words, then the patches, both in sorted order so the tokenizer is a pure function
+// of what it was built on.
 
 import { SPECIAL_TOKENS } from '../model/tokenizer.ts';
+import { ACTIONS, type Action } from './kinematics.ts';
 import { CELL_PX, type Frame } from './renderer.ts';
 import { GRID } from './scene.ts';
 
 export const UNKNOWN_PATCH = 4;
-const FIRST_FREE = 5;
+const FIRST_ACTION = 5;
+const FIRST_FREE = FIRST_ACTION + ACTIONS.length;
+
+/** The token of an action, and the action of a token (null for a token that is not one). */
+export function actionToken(a: Action): number {
+  const i = ACTIONS.indexOf(a);
+  if (i < 0) throw new RangeError(`unknown action ${String(a)}`);
+  return FIRST_ACTION + i;
+}
+export function actionOfToken(token: number): Action | null {
+  return ACTIONS[token - FIRST_ACTION] ?? null;
+}
 export const PATCHES_PER_FRAME = GRID * GRID;
 
 export interface FrameTokenizerJson {

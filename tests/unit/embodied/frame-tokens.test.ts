@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FrameTokenizer, PATCHES_PER_FRAME, UNKNOWN_PATCH, instructionWords } from '../../../src/embodied/frame-tokens.ts';
+import { FrameTokenizer, PATCHES_PER_FRAME, UNKNOWN_PATCH, actionOfToken, actionToken, instructionWords } from '../../../src/embodied/frame-tokens.ts';
+import { ACTIONS } from '../../../src/embodied/kinematics.ts';
 import { initialScene } from '../../../src/embodied/layout.ts';
 import { progressEpisodes } from '../../../src/embodied/progress-data.ts';
 import { renderScene } from '../../../src/embodied/renderer.ts';
@@ -22,6 +23,17 @@ describe('frame tokens', () => {
     expect(tokens.length - frameStart).toBe(PATCHES_PER_FRAME);
     expect(Math.max(...tokens)).toBeLessThan(tokenizer.vocabSize);
     expect(tokens.slice(frameStart)).not.toContain(UNKNOWN_PATCH);
+  });
+
+  it('have one token per action, apart from specials, words and patches', () => {
+    const ids = ACTIONS.map(actionToken);
+    expect(new Set(ids).size).toBe(ACTIONS.length);
+    ids.forEach((id, i) => expect(actionOfToken(id)).toBe(ACTIONS[i]));
+    expect(actionOfToken(UNKNOWN_PATCH)).toBeNull();
+    expect(actionOfToken(SPECIAL_TOKENS.eos)).toBeNull();
+    const { tokens } = tokenizer.encode(task.instruction, frames[3]);
+    for (const id of ids) expect(tokens).not.toContain(id);
+    expect(Math.min(...tokens.filter((t) => t > SPECIAL_TOKENS.eos))).toBeGreaterThan(Math.max(...ids));
   });
 
   it('give a cell a new token exactly where the scene changed', () => {
