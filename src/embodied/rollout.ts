@@ -62,3 +62,28 @@ export function replay(initial: SceneState, actions: readonly Action[]): SceneSt
   for (const a of actions) states.push(applyAction(states[states.length - 1], a));
   return states;
 }
+
+/** Chooses the next action of several episodes at once (a model samples a batch in one call). */
+export type BatchPolicy = (items: readonly { task: RobotTask; state: SceneState; t: number }[]) => Promise<readonly Action[]>;
+
+/**
+ * Runs episodes side by side, asking the policy for one action of every unfinished episode per call,
+ * so a model scores them in one batch. Each episode ends as in runEpisode.
+ */
+export async function runEpisodes(starts: readonly { task: RobotTask; initial: SceneState }[], policy: BatchPolicy, horizon = HORIZON): Promise<Episode[]> {
+  const episodes: Episode[] = starts.map(({ task, initial }) => ({ taskId: task.id, states: [initial], actions: [], success: succeeded(task, initial) }));
+  for (let t = 0; t < horizon; t++) {
+    const open = starts.map((_, i) => i).filter((i) => !episodes[i].success);
+    if (open.length === 0) break;
+    const actions = await policy(open.map((i) => ({ task: starts[i].task, state: episodes[i].states[t], t })));
+    if (actions.length !== open.length) throw new RangeError(`the policy answered ${actions.length} actions for ${open.length} episodes`);
+    open.forEach((i, k) => {
+      const e = episodes[i];
+      const next = applyAction(e.states[t], actions[k]);
+      e.actions.push(actions[k]);
+      e.states.push(next);
+      e.success = succeeded(starts[i].task, next);
+    });
+  }
+  return episodes;
+}
