@@ -27,16 +27,16 @@ describe('the committed robot progress model', () => {
   });
 
   it('scores held-out tasks from held-out states: rising on clean rollouts, higher dense reward for successes', () => {
-    // One held-out state for 3 held-out tasks, a clean and a very noisy rollout each: 6 rollouts, 48
+    // One held-out state for 2 held-out tasks, a clean and a very noisy rollout each: 4 rollouts, 32
     // frames (the reference forward is slow; report.json has the full validation).
-    const eps = progressEpisodes(HELDOUT_TASKS.slice(0, 3), 'heldout', 1, [0, 0.9]);
+    const eps = progressEpisodes(HELDOUT_TASKS.slice(0, 2), 'heldout', 1, [0, 0.9]);
     const seqs = eps.flatMap((e) => e.frames.map((f) => tokenizer.encode(e.task.instruction, renderScene(f))));
     const scores = worldModelScores(model, makeSequenceBatch(seqs.map((s) => ({ tokens: s.tokens, programStart: s.frameStart }))));
     const dense = eps.map((_, k) => denseReward([...scores.slice(k * 8, k * 8 + 8)], 'delta'));
     const clean = eps.map((e, k) => ({ e, d: dense[k] })).filter(({ e }) => e.noise === 0);
     for (const { e, d } of clean) {
       expect(e.episode.success).toBe(true);
-      // Measured 0.56 to 0.63 on these three.
+      // Measured 0.56 and 0.62 on these two.
       expect(d, e.task.id).toBeGreaterThan(0.3);
     }
     const won = eps.map((e, k) => ({ e, d: dense[k] })).filter(({ e }) => e.episode.success);
@@ -44,5 +44,5 @@ describe('the committed robot progress model', () => {
     expect(lost.length).toBeGreaterThan(0);
     const mean = (xs: { d: number }[]) => xs.reduce((a, x) => a + x.d, 0) / xs.length;
     expect(mean(won)).toBeGreaterThan(mean(lost) + 0.2);
-  });
+  }, 120_000);
 });
