@@ -17,6 +17,7 @@ const LAYERS = [
   'training', // the trainer loop over its ports, evaluation (avg@k), compute accounting, presets
   'engine', // the CPU policy engine (onnxruntime-web) behind the trainer's ports
   'gpu', // WGSL kernels and the WebGPU policy engine
+  'embodied', // the robot domain: tabletop scenes, tasks, renderer, scripted expert, dense shaping
   'pipeline', // the models pipeline (SFT, samples, world model)
   'workers', // web workers and their clients
   'experiments', // experiment results, intervals, tables
