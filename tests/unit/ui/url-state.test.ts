@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatHash, LINK_TEXT_CAP_BYTES, LinkTooLargeError, packText, paramOf, parseHash, readChoice, readNumber, unpackText } from '../../../src/ui/url-state';
-import { defaultSettings, settingsFromParams, settingsParams } from '../../../src/ui/train/settings';
+import { defaultSettings, preparedBatch, settingsFromParams, settingsParams } from '../../../src/ui/train/settings';
 
 describe('the hash', () => {
   it('splits the view from its query, and formats it back', () => {
@@ -107,5 +107,19 @@ describe('the Train settings in the URL', () => {
     expect(s.steps).toBe(20);
     expect(s.groupsPerStep).toBe(0);
     expect(s.policyBackend).toBe('auto');
+  });
+
+  it('a link\'s B x n sizes nothing before it is valid: the runtime started ahead takes the default for an out-of-range batch', () => {
+    const of = (q: string) => preparedBatch(settingsFromParams(new URLSearchParams(q), defaultSettings()));
+    expect(of('B=4&n=3')).toBe(12);
+    expect(of('B=100000&n=16')).toBeUndefined();
+    expect(of('B=8&n=1e6')).toBeUndefined();
+    expect(of('B=2.5&n=4')).toBeUndefined();
+    fc.assert(
+      fc.property(fc.integer(), fc.integer(), (B, n) => {
+        const size = preparedBatch({ groupsPerStep: B, groupSize: n });
+        expect(size === undefined || (size >= 2 && size <= 32 * 16)).toBe(true);
+      }),
+    );
   });
 });
