@@ -76,7 +76,7 @@ export class LinkTooLargeError extends Error {}
 export async function unpackText(packed: string, capBytes = LINK_TEXT_CAP_BYTES): Promise<string> {
   // deflate never shrinks incompressible text much below its size, so a longer link cannot fit
   if (packed.length > 2 * capBytes) throw new LinkTooLargeError(`the program in this link is too long: ${packed.length} characters (the limit is ${2 * capBytes})`);
-  const bytes = fromBase64Url(packed);
+  const bytes = fromBase64Url(packed) as Uint8Array<ArrayBuffer>;
   const inflater = new DecompressionStream('deflate-raw');
   const writer = inflater.writable.getWriter();
   const reader = inflater.readable.getReader();

@@ -3,57 +3,30 @@
 // never steps in. The worker must notice that its CSP is not in force and refuse to run programs,
 // and the page must say why: a program that reaches Function through the JS bridge and imports from
 // a canary on 127.0.0.1 must never get to run, and the canary must hear nothing.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ISOLATION_HEADERS } from '../../src/app/static-host';
 import { serveDistStatic, type ServedDist } from '../../src/cli/browser-session';
 import { SANDBOX_WORKER_CSP } from '../../src/sandbox-pyodide/worker-csp';
 import { ensureFreshDist, launchChromium } from './browser';
+import { bridgeImportProgram, startCanary, type Canary } from './canary';
 import { job } from '../sandbox/harness';
-
-// The issue's escape: the JS bridge, then Function, then a dynamic import from another origin.
-const BRIDGE_IMPORT = (canary: string): string => `
-import sys, importlib.util
-pj = None
-for f in sys.meta_path:
-    try:
-        spec = f.find_spec('pyodide_js', None)
-    except Exception:
-        continue
-    if spec:
-        pj = importlib.util.module_from_spec(spec)
-        break
-F = pj.constructor.constructor
-F('return import(${JSON.stringify(`${canary}/bridge-import.js`)})')()
-print('import started')
-`;
 
 describe('a host that sends the isolation headers but not the sandbox worker CSP', () => {
   let served: ServedDist;
   let browser: Browser;
-  let canary: Server;
-  let canaryUrl = '';
-  const hits: string[] = [];
+  let canary: Canary;
 
   beforeAll(async () => {
     ensureFreshDist();
-    canary = createServer((req, res) => {
-      hits.push(req.url ?? '');
-      res.writeHead(200, { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' }).end('export default 1;');
-    });
-    await new Promise<void>((ok) => canary.listen(0, '127.0.0.1', ok));
-    canary.unref(); // never keeps the test process alive
-    canaryUrl = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`;
+    canary = await startCanary();
     served = await serveDistStatic({ headers: ISOLATION_HEADERS });
     browser = await launchChromium({ webgpu: false });
   });
   afterAll(async () => {
     await browser?.close();
     await served?.close();
-    canary?.closeAllConnections();
-    await new Promise<void>((ok) => (canary ? canary.close(() => ok()) : ok()));
+    await canary?.close();
   });
 
   it('the page is isolated without the service worker, and the worker script comes without a CSP', async () => {
@@ -80,10 +53,10 @@ describe('a host that sends the isolation headers but not the sandbox worker CSP
       }
       const r = await window.sandbox.run(j);
       return { ran: `${r.status}: ${r.stdout} ${r.traceback ?? ''}` };
-    }, job(BRIDGE_IMPORT(canaryUrl)));
+    }, job(bridgeImportProgram(`${canary.url}/bridge-import.js`)));
     // where a program did run, give its request time to arrive before counting
     if ('ran' in outcome) await page.waitForTimeout(3000);
-    expect(hits, 'requests the canary received').toEqual([]);
+    expect(canary.hits, 'requests the canary received').toEqual([]);
     expect(outcome).toHaveProperty('refused');
     const refused = (outcome as { refused: string }).refused;
     expect(refused).toContain("Content-Security-Policy is not in force");
@@ -101,7 +74,7 @@ describe('a host that sends the isolation headers but not the sandbox worker CSP
     const text = (await error.textContent()) ?? '';
     expect(text).toContain("Content-Security-Policy is not in force");
     expect(text).toContain('docs/architecture.md');
-    expect(hits).toEqual([]);
+    expect(canary.hits).toEqual([]);
     await page.close();
   }, 180_000);
 });
