@@ -13,7 +13,7 @@ import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api';
 import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client';
 import type { WorldModelInfo } from '../workers/world-model-api';
 import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate';
-import { Trainer, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
+import { Trainer, validateTrainerConfig, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
 import { loadCommittedModels, type ModelSources } from './models';
 import type { ProgressTracker } from './progress';
 import { RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
@@ -145,6 +145,8 @@ export interface TrainerSession {
 export async function createTrainer(config: TrainerConfig, options: CreateTrainerOptions = {}): Promise<TrainerSession> {
   const progress = options.progress;
   const wanted = options.checkpoint?.config ?? config;
+  // checked before anything is sized from it (engines take B x n as their batch)
+  validateTrainerConfig(wanted);
   // a runtime started ahead for other settings (a larger batch, another backend) is replaced
   const ahead = options.runtime && runtimeServes(options.runtime, wanted, options) ? options.runtime : null;
   if (options.runtime && !ahead) await options.runtime.dispose();

@@ -29,8 +29,10 @@ self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim(
 
 async function withHeaders(request) {
   const response = await fetch(request);
-  // opaque and error responses cannot be rebuilt; they keep what they have
-  if (response.status === 0) return response;
+  // opaque and error responses cannot be rebuilt; they keep what they have. Nor may a redirected or
+  // cross-origin (cors) one be: a rebuilt Response would claim type basic, the request's URL and
+  // redirected false for what another origin answered.
+  if (response.status === 0 || response.redirected || (response.type !== 'basic' && response.type !== 'default')) return response;
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(HEADERS)) headers.set(name, value);
   if (SANDBOX_WORKER.test(new URL(request.url).pathname)) headers.set('Content-Security-Policy', SANDBOX_WORKER_CSP);

@@ -2,11 +2,13 @@
 // which parses and compiles the programs it is given as data and never executes them. That is why,
 // unlike the execution pool (a fresh interpreter per job), one interpreter checks every step: no
 // program's code ever runs in it. It is started on the first check, and its start-up is charged to
-// the first check's busy time.
+// the first check's busy time. A program the verifier cannot judge (a worker that dies on it, a
+// time-out) is rejected with the reason, and its neighbours keep their answers (judgeEach); the pool
+// replaces a worker that died.
 import { SandboxPool } from '../sandbox-pyodide/pool';
 import { STATIC_CHECK_SOURCE } from '../sandbox-pyodide/python/static-check-source';
 import type { StaticCheck, VerifierPort } from '../training/ports';
-import { parseStaticChecks } from '../training/static-checks';
+import { judgeEach, parseStaticChecks, verifierRequest, verifierTimeoutMs } from '../training/static-checks';
 
 export class PoolStaticVerifier implements VerifierPort {
   private pool: SandboxPool | null = null;
@@ -15,15 +17,23 @@ export class PoolStaticVerifier implements VerifierPort {
     if (programs.length === 0) return { results: [], busyMs: 0 };
     if (!this.pool) {
       // The verifier's own script is the only code that runs: reuse is safe here (see above).
-      this.pool = new SandboxPool({ size: 1, maxRunsPerWorker: 1_000_000, spares: 0 });
-      await this.pool.start();
+      // Started outside judgeEach: a pool that cannot start is an error, not a rejection per program.
+      const pool = new SandboxPool({ size: 1, maxRunsPerWorker: 1_000_000, spares: 0 });
+      await pool.start();
+      this.pool = pool;
     }
-    const r = await this.pool.run({
-      source: STATIC_CHECK_SOURCE,
-      files: { 'train.csv': '', 'test.csv': '', 'task.json': JSON.stringify({ programs }) },
-      timeoutMs: 60_000,
+    const pool = this.pool;
+    let busyMs = 0;
+    const results = await judgeEach(programs, async (chunk) => {
+      const r = await pool.run({
+        source: STATIC_CHECK_SOURCE,
+        files: { 'train.csv': '', 'test.csv': '', 'task.json': verifierRequest(chunk) },
+        timeoutMs: verifierTimeoutMs(chunk.length),
+      });
+      busyMs += r.wallMs + r.bootMs;
+      return parseStaticChecks(r.status === 'ok' ? r.stdout : null, chunk.length, r.traceback ?? r.reason ?? r.status);
     });
-    return { results: parseStaticChecks(r.status === 'ok' ? r.stdout : null, programs.length, r.traceback ?? r.reason ?? r.status), busyMs: r.wallMs + r.bootMs };
+    return { results, busyMs };
   }
 
   close(): void {

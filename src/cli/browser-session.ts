@@ -58,22 +58,33 @@ const STATIC_TYPES: Record<string, string> = {
   '.zip': 'application/zip', '.txt': 'text/plain; charset=utf-8', '.jsonl': 'text/plain; charset=utf-8',
 };
 
+/** A request path decoded, or null when it is not valid percent-encoded UTF-8 (answered 400). */
+export function decodeRequestPath(url: string): string | null {
+  try {
+    return decodeURIComponent(new URL(url, 'http://host').pathname);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Serves `root`'s dist/ the way a plain static host does (GitHub Pages and the like): under
  * `basePath` (e.g. '/wmrl/'), with content types only, no isolation or CSP headers, 404 elsewhere.
- * On 127.0.0.1, an ephemeral port unless `port` is given.
+ * `headers` are added to every response: a host configured for isolation but not for the sandbox
+ * worker's CSP sends the isolation headers only. On 127.0.0.1, an ephemeral port unless `port` is given.
  */
-export async function serveDistStatic(opts: { root?: string; basePath?: string; port?: number } = {}): Promise<ServedDist> {
+export async function serveDistStatic(opts: { root?: string; basePath?: string; port?: number; headers?: Readonly<Record<string, string>> } = {}): Promise<ServedDist> {
   const dist = resolve(opts.root ?? PROJECT_ROOT, 'dist');
   const base = opts.basePath ?? '/';
   if (!base.startsWith('/') || !base.endsWith('/')) throw new Error(`base path ${base}: must start and end with '/'`);
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
+    const path = decodeRequestPath(req.url ?? '/');
+    if (path === null) return void res.writeHead(400).end('bad request: the path is not valid percent-encoded UTF-8');
     if (!path.startsWith(base)) return void res.writeHead(404).end('not found');
     const rel = path.slice(base.length);
     const file = resolve(dist, normalize(rel === '' || rel.endsWith('/') ? `${rel}index.html` : rel));
     if (!file.startsWith(dist + sep) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end('not found');
-    res.writeHead(200, { 'Content-Type': STATIC_TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.writeHead(200, { ...opts.headers, 'Content-Type': STATIC_TYPES[extname(file)] ?? 'application/octet-stream' });
     res.end(readFileSync(file));
   });
   await new Promise<void>((ok, fail) => {

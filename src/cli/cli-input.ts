@@ -1,6 +1,7 @@
 // What the command-line tools share about user input: a problem with what the user gave is one
 // line, no stack trace, exit status 2; files are read with a message that names them.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { csvSizeProblem, decodeCsvUpload } from '../tasks/text-files.ts';
 
 export class InputError extends Error {}
 
@@ -15,4 +16,12 @@ export function readInputBytes(path: string, what: string): Buffer {
 
 export function readInput(path: string, what: string): string {
   return readInputBytes(path, what).toString('utf8');
+}
+
+/** A user's CSV as text: sized before it is read (a 10-million-row file is refused, not read into GBs), then strict UTF-8. */
+export function readCsvInput(path: string): string {
+  if (!existsSync(path)) throw new InputError(`CSV file not found: ${path}`);
+  const tooLarge = csvSizeProblem(path, statSync(path).size);
+  if (tooLarge) throw new InputError(tooLarge);
+  return decodeCsvUpload(readInputBytes(path, 'CSV file'), path);
 }

@@ -50,3 +50,15 @@ export async function readVerifiedModels(dir: string, base = process.cwd(), reme
   }
   return { manifest, files };
 }
+
+/**
+ * Checks a file of the models folder that is not a model (heldout-samples.jsonl) against its
+ * manifest entry, where it is read: a manifest's sha256 that nothing checks guards nothing.
+ * A file the manifest does not list is left alone.
+ */
+export async function verifyListedFile(dir: string, name: string, manifest: ModelsManifest, base = process.cwd(), remedy = MODEL_REMEDY): Promise<void> {
+  const entry = manifest.files.find((f) => f.name === name);
+  if (!entry) return;
+  const shown = relative(base, join(dir, name)) || name;
+  await verifyModelFile(shown, readOrExplain(join(dir, name), shown, remedy), entry, nodeSha256Hex, remedy);
+}

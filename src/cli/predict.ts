@@ -18,8 +18,7 @@ import { createCustomTask } from '../tasks/byo-data.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskDataError } from '../tasks/task-errors.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
-import { InputError, readInput, readInputBytes } from './cli-input.ts';
-import { decodeCsvUpload } from '../tasks/text-files.ts';
+import { InputError, readCsvInput, readInput } from './cli-input.ts';
 import { readVerifiedModels } from './model-files.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { NodeStaticVerifier } from './node-verifier.ts';
@@ -110,7 +109,7 @@ async function main(): Promise<number> {
       }
     });
   } else if (values.csv) {
-    const built = createCustomTask({ csv: decodeCsvUpload(readInputBytes(values.csv, 'CSV file'), values.csv), target: values.target!, metric: values.metric!, type: values.type, positive: values.positive });
+    const built = createCustomTask({ csv: readCsvInput(values.csv), target: values.target!, metric: values.metric!, type: values.type, positive: values.positive });
     jobs.push({ task: built.meta.id, card: built.meta.card, program: readInput(values.program!, 'program file') });
   } else {
     jobs.push({ task: values.task!, card: cardOf(values.task!), program: readInput(values.program!, 'program file') });

@@ -22,14 +22,13 @@ import { scorePredictions, type Leaderboard } from '../tasks/leaderboard.ts';
 import { createCustomTask } from '../tasks/byo-data.ts';
 import { programInputs } from '../tasks/task-builder.ts';
 import { TaskDataError } from '../tasks/task-errors.ts';
-import { decodeCsvUpload } from '../tasks/text-files.ts';
 import type { BuiltTask, TaskMeta } from '../tasks/task-types.ts';
 import { missingPredictionsMessage, type SandboxFiles, type SandboxResult } from '../sandbox-pyodide/protocol.ts';
 import { leaderboardOnTheSpot, type PopulationProgress, type PopulationRun } from '../sandbox-pyodide/leaderboard-on-the-spot.ts';
 import type { PopulationRequest } from '../sandbox-pyodide/test-page.ts';
 
 import { ensureFreshDist, launchChromium, serveDist, type ServedDist } from './browser-session.ts';
-import { InputError, readInput, readInputBytes } from './cli-input.ts';
+import { InputError, readCsvInput, readInput } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -186,7 +185,7 @@ async function main(): Promise<void> {
   let savedLeaderboard: Leaderboard | null = null;
   if (byo) {
     // Strict UTF-8: a Latin-1 CSV decoded leniently would become a task with U+FFFD in its values.
-    const csv = decodeCsvUpload(readInputBytes(values.csv as string, 'CSV file'), values.csv as string);
+    const csv = readCsvInput(values.csv as string);
     built = createCustomTask({ csv, target: values.target as string, metric: values.metric as string, type: values.type, positive: values.positive });
     meta = built.meta;
     files = programInputs(built);

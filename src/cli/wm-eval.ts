@@ -32,7 +32,7 @@ import { deriveSeed, mulberry32, sampleIndices } from '../primitives/random.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { InputError } from './cli-input.ts';
-import { readVerifiedModels } from './model-files.ts';
+import { readVerifiedModels, verifyListedFile } from './model-files.ts';
 import { NodeStaticVerifier } from './node-verifier.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -78,6 +78,8 @@ async function main(): Promise<void> {
   if (files.length === 0) throw new InputError(`no executed samples: ${relative(root, dir)}/heldout-samples.jsonl is missing and data/wm-eval/ is empty (give --samples FILE.jsonl; npm run sample writes one)`);
   for (const f of files) if (!existsSync(f)) throw new InputError(`samples file not found: ${f}`);
   const { manifest, files: bytes } = await readVerifiedModels(dir, root);
+  // the models folder's own samples are listed in its manifest: checked before they are read
+  for (const f of files) if (dirname(f) === dir) await verifyListedFile(dir, basename(f), manifest, root);
   const tokenizer = Tokenizer.fromJSON(JSON.parse(new TextDecoder().decode(bytes['tokenizer.json'])) as TokenizerJSON);
   const runner = await WorldModelRunner.create(bytes['world-model.onnx'], tokenizer, manifest.config, { prefer: 'wasm' });
   const verifier = await NodeStaticVerifier.create();

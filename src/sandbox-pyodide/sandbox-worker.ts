@@ -9,6 +9,7 @@ import type { PyodideAPI } from 'pyodide';
 import { FILE_NODE_BYTES, limitMessage, type PageToWorker, type ResourceLimit, type WorkerBoot, type WorkerDone, type WorkerRun, type WorkerToPage, type WorkerStatus } from './protocol';
 import { BLOCKED_MODULES, GUARD_SOURCE, WORKDIR } from './python-guard';
 import { lockDownGlobals } from './worker-lockdown';
+import { boundaryMessage, unrefusedProbes } from './worker-boundary';
 import { decodePredictions, predictionsSizeProblem } from '../tasks/text-files';
 
 type LoadPyodide = (typeof import('pyodide'))['loadPyodide'];
@@ -30,6 +31,9 @@ const PRE_IMPORTS = [
   'traceback', 'heapq', 'bisect', 'time', 'os', 'copy', 'operator', 'string', 'dataclasses', 'typing',
   'compileall', 'py_compile', 'toolkit',
 ];
+
+/** A start-up refused because the worker's boundary does not hold: its message is for the user, no stack. */
+class BoundaryError extends Error {}
 
 let pyodide: PyodideAPI | null = null;
 let runner: PyProxyFn | null = null;
@@ -211,6 +215,9 @@ function writeLibrary(py: PyodideAPI, files: Record<string, string>): void {
 
 async function start(b: WorkerBoot): Promise<void> {
   const t0 = performance.now();
+  // Before anything else: a worker whose CSP is not in force never runs a program (worker-boundary.ts).
+  const open = await unrefusedProbes();
+  if (open.length > 0) throw new BoundaryError(boundaryMessage(open));
   outCap = b.outputCapBytes;
   caps.memory = b.memoryCapBytes;
   caps.files = b.fileCapBytes;
@@ -420,7 +427,7 @@ scope.addEventListener('message', (event: MessageEvent<PageToWorker>) => {
   if (msg.type === 'boot') {
     if (booted) return;
     booted = true;
-    start(msg).catch((e: unknown) => post({ type: 'boot-failed', message: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) }));
+    start(msg).catch((e: unknown) => post({ type: 'boot-failed', message: e instanceof BoundaryError ? e.message : e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) }));
   } else if (msg.type === 'run') {
     runJob(msg);
   }

@@ -4,6 +4,7 @@
 export type TaskErrorCode =
   | 'csv_unparseable'
   | 'csv_not_text'
+  | 'csv_too_large'
   | 'csv_ragged'
   | 'csv_empty'
   | 'csv_duplicate_header'

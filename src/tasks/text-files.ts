@@ -81,8 +81,24 @@ export function decodePredictions(bytes: Uint8Array): TextRead {
   return tooLarge ? { ok: false, message: tooLarge } : decodeUtf8Text(bytes, 'predictions.csv', PREDICTIONS_ADVICE);
 }
 
-/** A user's CSV file as text; throws a TaskDataError when it is not UTF-8 text. */
+/**
+ * The largest CSV that becomes a task (Playground upload, --csv of the CLIs): a task keeps at most a
+ * few thousand rows, and a larger file would hold the page (or gigabytes of the CLI's memory) while
+ * it is decoded and parsed.
+ */
+export const MAX_CSV_BYTES = 20 * 1024 * 1024;
+
+/** Why a CSV of `size` bytes is not read at all, or null when its size is fine. */
+export function csvSizeProblem(fileName: string, size: number): string | null {
+  return size > MAX_CSV_BYTES
+    ? `${fileName} is too large: ${size} bytes, limit ${MAX_CSV_BYTES} (${MAX_CSV_BYTES / 1024 / 1024} MiB); a task keeps at most a few thousand rows, so a sample of the rows will do`
+    : null;
+}
+
+/** A user's CSV file as text; throws a TaskDataError when it is too large or not UTF-8 text. */
 export function decodeCsvUpload(bytes: Uint8Array, fileName: string): string {
+  const tooLarge = csvSizeProblem(fileName, bytes.length);
+  if (tooLarge) throw new TaskDataError('csv_too_large', tooLarge);
   const read = decodeUtf8Text(
     bytes,
     fileName,

@@ -60,8 +60,50 @@ export async function packText(text: string): Promise<string> {
   return toBase64Url(await through(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
 }
 
-/** The text back from packText; throws on anything packText did not make. */
-export async function unpackText(packed: string): Promise<string> {
-  const bytes = fromBase64Url(packed);
-  return new TextDecoder('utf-8', { fatal: true }).decode(await through(bytes as Uint8Array<ArrayBuffer>, new DecompressionStream('deflate-raw')));
+/**
+ * The most a link's text may unpack to. A program is a few KB; deflate expands up to about 1000x, so
+ * without a cap a 544 KB link held the tab for 26 s and 844 MB of heap while it inflated.
+ */
+export const LINK_TEXT_CAP_BYTES = 1 << 20;
+// Compressed bytes handed to the inflater at a time: one slice inflates to at most ~4 MB, and the
+// output is counted between slices, so a bomb is stopped early instead of inflated whole.
+const INFLATE_SLICE = 4096;
+
+/** A link whose text is refused for its size: the message is for the user. */
+export class LinkTooLargeError extends Error {}
+
+/** The text back from packText; throws on anything packText did not make, and past `capBytes` unpacked. */
+export async function unpackText(packed: string, capBytes = LINK_TEXT_CAP_BYTES): Promise<string> {
+  // deflate never shrinks incompressible text much below its size, so a longer link cannot fit
+  if (packed.length > 2 * capBytes) throw new LinkTooLargeError(`the program in this link is too long: ${packed.length} characters (the limit is ${2 * capBytes})`);
+  const bytes = fromBase64Url(packed) as Uint8Array<ArrayBuffer>;
+  const inflater = new DecompressionStream('deflate-raw');
+  const writer = inflater.writable.getWriter();
+  const reader = inflater.readable.getReader();
+  const feeding = (async () => {
+    for (let i = 0; i < bytes.length; i += INFLATE_SLICE) await writer.write(bytes.subarray(i, i + INFLATE_SLICE));
+    await writer.close();
+  })();
+  feeding.catch(() => {}); // its failure surfaces through the reader
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > capBytes) {
+      await reader.cancel().catch(() => {});
+      await writer.abort().catch(() => {});
+      throw new LinkTooLargeError(`the program in this link unpacks to more than ${capBytes} bytes (${(capBytes / 1048576).toFixed(0)} MiB), the limit for a link`);
+    }
+    parts.push(value);
+  }
+  await feeding;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return new TextDecoder('utf-8', { fatal: true }).decode(out);
 }

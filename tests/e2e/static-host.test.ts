@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDistStatic, type ServedDist } from '../../src/cli/browser-session';
 import { SANDBOX_WORKER_CSP } from '../../src/sandbox-pyodide/worker-csp';
 import { ensureFreshDist, launchChromium } from './browser';
+import { bridgeImportProgram, startCanary } from './canary';
+import { job } from '../sandbox/harness';
 
 async function isolated(page: Page, timeoutMs: number): Promise<boolean> {
   const end = Date.now() + timeoutMs;
@@ -69,4 +71,28 @@ describe('a static host without headers, under a sub-path', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 420_000);
+
+  it('the sandbox worker finds its CSP in force (the service worker added it) and a bridge import reaches no canary', async () => {
+    const canary = await startCanary();
+    const page = await browser.newPage();
+    try {
+      // index.html installs the service worker; sandbox.html, in its scope, is then served through it
+      await page.goto(served.url);
+      expect(await isolated(page, 90_000)).toBe(true);
+      await page.goto(`${served.url}sandbox.html`);
+      await page.waitForSelector('#status[data-state=loaded]');
+      expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
+      const r = await page.evaluate(async (j) => {
+        await window.sandbox.start({ size: 1 });
+        return window.sandbox.run(j);
+      }, job(bridgeImportProgram(`${canary.url}/static-host-import.js`)));
+      expect(r.status).toBe('error');
+      expect(r.traceback ?? '').toMatch(/EvalError|unsafe-eval|Content Security Policy/i);
+      await page.waitForTimeout(1000);
+      expect(canary.hits).toEqual([]);
+    } finally {
+      await page.close();
+      await canary.close();
+    }
+  }, 240_000);
 });

@@ -101,13 +101,39 @@ describe('URL state', () => {
     await page.waitForFunction(() => (document.querySelector('[data-testid=task-card]')?.textContent ?? '').includes('mlbench_Sonar'), null, { timeout: 30_000 });
     expect(await editorText(page, 'program')).toBe(`${program}# edited\n`);
 
-    // A shared link's program takes the editor; the program kept for that task is one click away.
-    await page.goto(`${app.url}#/playground?task=mlbench_Sonar&p=${packed}`);
-    await page.reload();
+    // A shared link's program takes the editor as a draft: the program saved for that task is kept
+    // (a reload without the link finds it), and is one click away.
+    const openSonar = async (p: string | null) => {
+      await page.goto(`${app.url}#/playground?task=mlbench_Sonar${p ? `&p=${p}` : ''}`);
+      await page.reload();
+      await page.waitForFunction(() => (document.querySelector('[data-testid=task-card]')?.textContent ?? '').includes('mlbench_Sonar'), null, { timeout: 30_000 });
+    };
+    await openSonar(packed);
+    await page.waitForSelector('[data-testid=link-draft]', { timeout: 30_000 });
+    expect(await editorText(page, 'program')).toBe(program);
+    await setEditorText(page, 'program', `${program}# the draft, edited\n`);
+    await page.waitForTimeout(500); // past the URL's debounce: a save would have happened by now
+    await openSonar(null);
+    expect(await editorText(page, 'program')).toBe(`${program}# edited\n`);
+    await openSonar(packed);
     await page.waitForSelector('[data-testid=starter-undo]', { timeout: 30_000 });
     expect(await editorText(page, 'program')).toBe(program);
     await page.click('[data-testid=starter-undo]');
     expect(await editorText(page, 'program')).toBe(`${program}# edited\n`);
+    expect(await page.locator('[data-testid=link-draft]').count()).toBe(0);
+    // ... and with the user's say, the link's program becomes the saved one
+    await openSonar(packed);
+    await page.click('[data-testid=link-keep]');
+    await page.waitForTimeout(500);
+    await openSonar(null);
+    expect(await editorText(page, 'program')).toBe(program);
+
+    // A deflate bomb (a 3 KB link of 2 MiB) is refused at the cap with a message, and the tab stays responsive.
+    const bomb = deflateRawSync(Buffer.alloc(2 << 20, 0x61)).toString('base64url');
+    await page.goto(`${app.url}#/playground?p=${bomb}`);
+    await page.reload();
+    await page.waitForSelector('[data-testid=link-note]', { timeout: 30_000 });
+    expect(await page.locator('[data-testid=link-note]').textContent()).toMatch(/was not opened: the program in this link unpacks to more than 1048576 bytes/);
 
     // A cut link says so, and the editor starts from a reference program.
     await page.goto(`${app.url}#/playground?p=${packed.slice(0, 10)}`);

@@ -2,12 +2,77 @@
 under "programs", says whether it compiles and whether every toolkit constructor it calls takes the
 keywords it is given. The programs are parsed and compiled, never executed, so one interpreter can
 check any number of them. Prints one JSON list, in order: {"ok": true} or {"ok": false, "reason": ...}.
+
+The verifier has limits of its own (task.json's "limits", set in src/training/static-checks.ts),
+checked on the tokens before anything parses: a source over max_source_bytes, an expression nested
+deeper than max_depth (CPython's compiler recurses per level, and a few thousand levels overflow
+Pyodide's stack, which kills the interpreter), or an f-string with more than max_fstring_fields
+fields (they compile in quadratic time) is rejected with its reason. Warnings are never printed
+(a batch of strings with invalid escapes would otherwise fill the output cap), and any error is that program's own
+answer, never its batch's.
 """
 import ast
 import inspect
+import io
 import json
+import time
+import tokenize
+import warnings
 
 import toolkit
+
+# Tokens that nest the expression they follow or precede one level deeper in the tree.
+_NESTING_OPS = {
+    '+', '-', '*', '/', '//', '%', '**', '@', '<<', '>>', '&', '|', '^', '~', '<', '>', '<=', '>=',
+    '==', '!=', '.', ':=', '(', '[', '{',
+}
+_NESTING_WORDS = {'not', 'and', 'or', 'in', 'is', 'if', 'else', 'lambda', 'await', 'yield'}
+# Tokens after which the next expression starts afresh at the same level (a flat sequence).
+_SEPARATORS = {',', ';', '='}
+
+
+def _limit_problem(source, limits):
+    """Why the source is beyond the verifier's limits, or None. Reads tokens only: nothing recurses."""
+    size = len(source.encode('utf-8', 'surrogatepass'))
+    if size > limits['max_source_bytes']:
+        return 'too large to check: %d bytes, limit %d' % (size, limits['max_source_bytes'])
+    # One level per open bracket or f-string: [chain, fields or None]. The depth estimate is the
+    # chains plus the levels open. An f-string's fields sit side by side, so a field's brace opens a
+    # level without lengthening the f-string's chain.
+    levels = [[0, None]]
+    deepest = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            kind, text = tokenize.tok_name[tok.type], tok.string
+            top = levels[-1]
+            if kind == 'NEWLINE':
+                levels = [[0, None]]
+            elif kind.endswith('STRING_START'):  # f-strings and t-strings hold expressions
+                top[0] += 1
+                levels.append([0, 0])
+            elif kind.endswith('STRING_END') or (kind == 'OP' and text in (')', ']', '}')):
+                if len(levels) > 1:
+                    levels.pop()
+            elif kind == 'OP' and text in _SEPARATORS:
+                top[0] = 0
+            elif (kind == 'OP' and text in _NESTING_OPS) or (kind == 'NAME' and text in _NESTING_WORDS):
+                if top[1] is not None and text == '{':
+                    top[1] += 1
+                    if top[1] > limits['max_fstring_fields']:
+                        return 'an f-string with more than %d fields (line %d): too slow to check' % (limits['max_fstring_fields'], tok.start[0])
+                else:
+                    top[0] += 1
+                if text in ('(', '[', '{'):
+                    levels.append([0, None])
+            depth = sum(level[0] for level in levels) + len(levels)
+            if depth > deepest:
+                deepest = depth
+                if deepest > limits['max_depth']:
+                    return 'nested too deeply to check: an expression over %d levels deep (line %d; limit %d)' % (limits['max_depth'], tok.start[0], limits['max_depth'])
+    except (tokenize.TokenError, SyntaxError):
+        # compile() stops at the same point and says why; what came before it is within the limits
+        pass
+    return None
 
 
 def _keywords(cls):
@@ -32,7 +97,12 @@ def _toolkit_names(tree):
     return names
 
 
-def check(source):
+def check(source, limits):
+    if not isinstance(source, str):
+        return {'ok': False, 'reason': 'not a program: %s' % type(source).__name__}
+    problem = _limit_problem(source, limits)
+    if problem:
+        return {'ok': False, 'reason': problem}
     try:
         tree = compile(source, 'program.py', 'exec', ast.PyCF_ONLY_AST)
         # some errors appear only when the tree is compiled to code (e.g. 'return' outside a function)
@@ -60,6 +130,21 @@ def check(source):
     return {'ok': True}
 
 
+def judge(source, limits):
+    """One program's answer, whatever happens while checking it."""
+    started = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            answer = check(source, limits)
+    except Exception as e:  # a bug of the verifier on this program rejects it alone
+        answer = {'ok': False, 'reason': 'the verifier could not judge it: %s: %s' % (type(e).__name__, str(e)[:200])}
+    took = time.perf_counter() - started
+    if answer.get('ok') and took > limits['program_seconds']:
+        answer = {'ok': False, 'reason': 'took %.1f s to check, limit %g s' % (took, limits['program_seconds'])}
+    return answer
+
+
 with open('task.json', encoding='utf-8') as f:
-    programs = json.load(f)['programs']
-print(json.dumps([check(p) for p in programs]))
+    request = json.load(f)
+print(json.dumps([judge(p, request['limits']) for p in request['programs']]))

@@ -72,6 +72,16 @@ export function settingsProblems(s: TrainSettings): Partial<Record<NumericSettin
   return problemsOf(SETTING_SPECS, { ...s, rho: effectiveRho(s) }, mixesStreams(s) ? [] : ['rho']);
 }
 
+/**
+ * The batch the runtime started ahead of a run is sized for: B x n once both fit their fields, else
+ * none (the runtime's default). The settings may come from a link, and a link's B x n is not checked
+ * until the run starts: sizing engines from it first would let a link allocate for any batch.
+ */
+export function preparedBatch(s: Pick<TrainSettings, 'groupsPerStep' | 'groupSize'>): number | undefined {
+  const p = problemsOf({ groupsPerStep: SETTING_SPECS.groupsPerStep, groupSize: SETTING_SPECS.groupSize }, s);
+  return Object.keys(p).length === 0 ? s.groupsPerStep * s.groupSize : undefined;
+}
+
 /** The run's config; throws the first field's message when a setting is out of range. */
 export function configOf(s: TrainSettings): TrainerConfig {
   const problem = Object.values(settingsProblems(s))[0];

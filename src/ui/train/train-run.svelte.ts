@@ -7,7 +7,7 @@ import { ProgressTracker, type Activity } from '../../app/progress';
 import { AUTOSAVE_ID, RunStore, type SavedRunSummary } from '../../app/run-store';
 import type { EvaluationResult } from '../../training/evaluate';
 import type { StepRecord, TrainerCheckpoint, TrainerConfig } from '../../training/trainer';
-import { configOf, defaultSettings, settingsOfConfig, type TrainSettings } from './settings';
+import { configOf, defaultSettings, preparedBatch, settingsOfConfig, type TrainSettings } from './settings';
 
 export type RunPhase = 'idle' | 'starting' | TrainerState;
 
@@ -57,9 +57,10 @@ class TrainRun {
    */
   prepare = (): void => {
     if (this.session || this.ahead) return;
-    const { policyBackend, worldModelBackend, groupsPerStep, groupSize } = this.settings;
+    const { policyBackend, worldModelBackend } = this.settings;
+    const maxBatch = preparedBatch(this.settings);
     this.ahead = import('../../app/create-trainer')
-      .then((m) => m.startTrainerRuntime({ policyBackend, worldModelBackend, progress: this.progress, maxBatch: groupsPerStep * groupSize }))
+      .then((m) => m.startTrainerRuntime({ policyBackend, worldModelBackend, progress: this.progress, maxBatch }))
       .catch(() => null);
   };
 

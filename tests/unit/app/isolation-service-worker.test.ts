@@ -56,4 +56,18 @@ describe('the isolation service worker (static hosts without headers)', () => {
     expect(await get('https://cdn.example.org/lib.js')).toBeNull();
     expect(await get('https://user.github.io/wmrl/x.js', { cache: 'only-if-cached', mode: 'cors' })).toBeNull();
   });
+
+  it('passes a response that was redirected, or is not same-origin basic, through untouched (its type, URL and redirected flag kept)', async () => {
+    const redirected = Object.defineProperties(new Response('elsewhere'), {
+      type: { value: 'cors' },
+      redirected: { value: true },
+      url: { value: 'https://other.example.org/data.json' },
+    });
+    const get = installWorker(() => redirected);
+    const r = (await get('https://user.github.io/wmrl/redirects-away'))!;
+    expect(r).toBe(redirected);
+    const sameOriginHop = Object.defineProperties(new Response('here'), { redirected: { value: true }, url: { value: 'https://user.github.io/wmrl/b' } });
+    const hop = installWorker(() => sameOriginHop);
+    expect(await hop('https://user.github.io/wmrl/a')).toBe(sameOriginHop);
+  });
 });

@@ -1,7 +1,7 @@
 // npm run wm-eval on the committed models and the stored executed samples: the validation table
 // is computed from the files (one row per population), with the free verifier in front of it on
 // request, and a broken samples file is named.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -85,5 +85,14 @@ describe('npm run wm-eval', () => {
     const t = wmEval('--samples', train);
     expect(t.code).toBe(2);
     expect(t.err).toMatch(/vega_cars is a training task/);
+  });
+
+  it('checks the models folder\'s heldout-samples.jsonl against its manifest sha256 before reading it', { timeout: 60_000 }, () => {
+    const models = join(dir, 'models');
+    cpSync('public/models', models, { recursive: true });
+    appendFileSync(join(models, 'heldout-samples.jsonl'), '{"taskId":"vega_cars","program":"planted","status":"ok","y":1}\n');
+    const r = wmEval('--models', models);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/heldout-samples\.jsonl: \d+ bytes, manifest says \d+; the file is replaced or has bytes appended/);
   });
 });

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeProgram } from '../../../src/pipeline/program-composer.ts';
-import { parseStaticChecks } from '../../../src/training/static-checks.ts';
+import { judgeEach, parseStaticChecks, VERIFIER_LIMITS, verifierRequest } from '../../../src/training/static-checks.ts';
 import { NodeStaticVerifier } from '../../../src/cli/node-verifier.ts';
 import { TrustedPyodideRunner } from '../../../src/sandbox-pyodide/node-runner.ts';
 import { mulberry32 } from '../../../src/primitives/random.ts';
@@ -60,7 +60,7 @@ describe('the static check (static_check.py)', { timeout: 120_000 }, () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(hostile, { minLength: 1, maxLength: 4 }), async (programs) => {
-        const r = await runner.run(SOURCE + "\nimport os\nprint('LEFT', sorted(os.listdir('.')))\n", '', '', JSON.stringify({ programs }), 60_000);
+        const r = await runner.run(SOURCE + "\nimport os\nprint('LEFT', sorted(os.listdir('.')))\n", '', '', verifierRequest(programs), 60_000);
         expect(r.status, r.traceback).toBe('ok');
         expect(r.stdout).not.toContain('RAN');
         expect(r.stdout).toContain("LEFT ['task.json', 'test.csv', 'train.csv']");
@@ -75,5 +75,90 @@ describe('the static check (static_check.py)', { timeout: 120_000 }, () => {
     expect(() => parseStaticChecks('[{"ok": true}]', 2, '')).toThrow(/1 answers for 2 programs/);
     expect(() => parseStaticChecks('PWNED', 1, '')).toThrow(/no answer/);
     expect(parseStaticChecks('[{"ok": "yes"}, {"ok": true}]', 2, '')).toEqual([{ ok: false, reason: 'rejected' }, { ok: true }]);
+  });
+
+  it('the issue\'s hostile inputs: each is rejected with its reason, its neighbours keep their answers, and the verifier lives on', async () => {
+    const good = 'import toolkit as tk\nm = tk.Ridge(alpha=1.0)\n';
+    const programs = [
+      good,
+      'x = 1' + '+1'.repeat(5000) + '\n', // 10 KB: overflowed Pyodide's stack in the compiler
+      good,
+      'x = ' + 'not '.repeat(3000) + '1\n',
+      'x = f"' + '{a}'.repeat(VERIFIER_LIMITS.maxFstringFields + 1) + '"\n', // fields compile in quadratic time
+      'x = [' + '1,'.repeat(1_000_000) + ']\n', // a 2 MB list literal
+      'x = (' + '-'.repeat(400) + '1)\n',
+      good,
+    ];
+    const out = await check(programs);
+    expect(out).toHaveLength(programs.length);
+    expect(out.map((x) => x.ok)).toEqual([true, false, true, false, false, false, false, true]);
+    expect(out[1].reason).toMatch(/nested too deeply to check/);
+    expect(out[3].reason).toMatch(/nested too deeply to check/);
+    expect(out[4].reason).toMatch(/f-string with more than 256 fields/);
+    expect(out[5].reason).toMatch(/too large to check: 2000007 bytes, limit 16384/);
+    expect(out[6].reason).toMatch(/nested too deeply/);
+    // the interpreter survived: a later batch gets its answers
+    expect(await check([good, 'def f(:\n'])).toEqual([{ ok: true }, expect.objectContaining({ ok: false })]);
+  });
+
+  it('within the limits, deep but legal code still passes (no false rejections near the limit)', async () => {
+    const out = await check([
+      'x = 1' + '+1'.repeat(150) + '\n',
+      'x = [' + Array.from({ length: 2000 }, (_, i) => `-${i}`).join(', ') + ']\n',
+      'y = f"' + '{a}'.repeat(200) + '"\n',
+    ]);
+    expect(out).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+  });
+
+  it('warnings never reach the output: 512 programs with "\\d" strings check in one run with nothing on stderr', async () => {
+    const programs = Array.from({ length: 512 }, (_, i) => `import re\npat${i} = re.compile("\\d+")\n`);
+    const r = await runner.run(SOURCE, '', '', verifierRequest(programs), 120_000);
+    expect(r.status, r.traceback).toBe('ok');
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout.trim())).toEqual(programs.map(() => ({ ok: true })));
+  });
+
+  it('a check that passes its time limit rejects that program with the reason (the limit read from the request)', async () => {
+    const request = JSON.parse(verifierRequest(['x = 1\n', 'def f(:\n'])) as { limits: Record<string, number> };
+    request.limits.program_seconds = 0;
+    const r = await runner.run(SOURCE, '', '', JSON.stringify(request), 60_000);
+    const out = JSON.parse(r.stdout.trim()) as { ok: boolean; reason?: string }[];
+    expect(out[0]).toEqual({ ok: false, reason: expect.stringMatching(/^took \d+\.\d s to check, limit 0 s$/) });
+    expect(out[1].reason).toMatch(/does not compile/);
+  });
+
+  it('arbitrary strings each get exactly one answer, a pass or a rejection with a reason (property)', async () => {
+    const fragment = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: 'grapheme', maxLength: 20 }),
+      fc.constantFrom('+1', 'not ', '(', ')', '[', 'f"{a}', '"\\d"', '\n', '    ', 'import toolkit as tk\n', 'tk.Ridge(alpha=1)', 'lambda: ', '\udc80', '\u0000', '#'),
+    );
+    const program = fc.oneof(fc.string({ maxLength: 200 }), fc.array(fragment, { maxLength: 60 }).map((p) => p.join('')), fc.tuple(fragment, fc.integer({ min: 1, max: 3000 })).map(([f, n]) => f.repeat(n)));
+    await fc.assert(
+      fc.asyncProperty(fc.array(program, { minLength: 1, maxLength: 12 }), async (programs) => {
+        const out = await check(programs);
+        expect(out).toHaveLength(programs.length);
+        for (const a of out) expect(a.ok === true ? a : typeof a.reason === 'string' && a.reason.length > 0).toBeTruthy();
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('judgeEach: a batch the verifier fails is judged again one program at a time, so one program never sinks its neighbours', async () => {
+    const calls: number[] = [];
+    const runChunk = async (chunk: readonly string[]) => {
+      calls.push(chunk.length);
+      if (chunk.includes('POISON')) throw new Error('static check: the verifier failed (Pyodide has suffered a fatal error)');
+      return chunk.map(() => ({ ok: true as const }));
+    };
+    const out = await judgeEach(['a', 'POISON', 'b', 'x'.repeat(VERIFIER_LIMITS.maxSourceBytes + 1)], runChunk);
+    expect(out).toEqual([
+      { ok: true },
+      { ok: false, reason: 'the verifier could not judge it: the verifier failed (Pyodide has suffered a fatal error)' },
+      { ok: true },
+      { ok: false, reason: `too large to check: ${VERIFIER_LIMITS.maxSourceBytes + 1} bytes, limit ${VERIFIER_LIMITS.maxSourceBytes}` },
+    ]);
+    // the oversized program was never sent; the failed batch of 3 was retried one by one
+    expect(calls).toEqual([3, 1, 1, 1]);
   });
 });

@@ -9,7 +9,9 @@ import { parseCsv } from '../../../src/tasks/csv.ts';
 import { gradePredictions } from '../../../src/tasks/grader.ts';
 import { buildTask } from '../../../src/tasks/task-builder.ts';
 import {
+  MAX_CSV_BYTES,
   MAX_PREDICTIONS_BYTES,
+  csvSizeProblem,
   decodeCsvUpload,
   decodePredictions,
   decodeUtf8Text,
@@ -135,5 +137,21 @@ describe('a program\'s predictions.csv', () => {
     const read = decodePredictions(utf8(text));
     expect(read).toEqual({ ok: true, text });
     expect(gradePredictions(grader, text)).toMatchObject({ status: 'ok', value: 0 });
+  });
+});
+
+describe('a CSV too large to be a task', () => {
+  it('is refused for its size, before any decoding, with a message that says so (not "not UTF-8")', () => {
+    const bytes = new Uint8Array(MAX_CSV_BYTES + 1).fill(0xff); // invalid UTF-8 too: the size is the real problem
+    let err: unknown;
+    try {
+      decodeCsvUpload(bytes, 'huge.csv');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'csv_too_large' });
+    expect((err as Error).message).toBe(csvSizeProblem('huge.csv', MAX_CSV_BYTES + 1));
+    expect((err as Error).message).toMatch(/^huge\.csv is too large: 20971521 bytes, limit 20971520 \(20 MiB\)/);
+    expect(csvSizeProblem('ok.csv', MAX_CSV_BYTES)).toBeNull();
   });
 });

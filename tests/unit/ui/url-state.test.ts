@@ -1,8 +1,8 @@
 import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatHash, packText, paramOf, parseHash, readChoice, readNumber, unpackText } from '../../../src/ui/url-state';
-import { defaultSettings, settingsFromParams, settingsParams } from '../../../src/ui/train/settings';
+import { formatHash, LINK_TEXT_CAP_BYTES, LinkTooLargeError, packText, paramOf, parseHash, readChoice, readNumber, unpackText } from '../../../src/ui/url-state';
+import { defaultSettings, preparedBatch, settingsFromParams, settingsParams } from '../../../src/ui/train/settings';
 
 describe('the hash', () => {
   it('splits the view from its query, and formats it back', () => {
@@ -54,6 +54,34 @@ describe('packText (a program in a link)', () => {
   it('refuses what it did not make', async () => {
     await expect(unpackText('not-a-program')).rejects.toThrow();
   });
+
+  it('stops a deflate bomb at the cap with a clear message: a 3 KB link of 2 MiB, a 55 KB link of 40 MiB', async () => {
+    for (const mib of [2, 40]) {
+      const bomb = deflateRawSync(Buffer.alloc(mib << 20, 0x61)).toString('base64url');
+      expect(bomb.length).toBeLessThan(mib * 1400);
+      const refused = await unpackText(bomb).then(() => null, (e: unknown) => e);
+      expect(refused).toBeInstanceOf(LinkTooLargeError);
+      expect((refused as Error).message).toMatch(/unpacks to more than 1048576 bytes \(1 MiB\), the limit for a link/);
+    }
+    // just under the cap is a program like any other
+    const big = 'x = 1\n'.repeat(Math.floor(LINK_TEXT_CAP_BYTES / 6));
+    expect(await unpackText(await packText(big))).toBe(big);
+    // a link longer than any text under the cap can pack to is refused before it is decoded
+    await expect(unpackText('A'.repeat(2 * LINK_TEXT_CAP_BYTES + 1))).rejects.toThrow(/too long: 2097153 characters/);
+  });
+
+  it('any string as a link gives a text within the cap or an error, never more (property)', async () => {
+    const bombish = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 3 << 20 })).map(([b, n]) => deflateRawSync(Buffer.alloc(n, b)).toString('base64url'));
+    const mangled = fc.tuple(bombish, fc.nat(), fc.string({ unit: fc.constantFrom(...'ABCxyz019-_'.split('')), maxLength: 8 })).map(([p, at, junk]) => p.slice(0, at % (p.length + 1)) + junk);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 200 }), bombish, mangled), async (link) => {
+        const r = await unpackText(link).then((text) => ({ text }), (e: unknown) => ({ e }));
+        if ('text' in r) expect(new TextEncoder().encode(r.text).length).toBeLessThanOrEqual(LINK_TEXT_CAP_BYTES);
+        else expect(r.e).toBeInstanceOf(Error);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
 
 describe('the Train settings in the URL', () => {
@@ -79,5 +107,19 @@ describe('the Train settings in the URL', () => {
     expect(s.steps).toBe(20);
     expect(s.groupsPerStep).toBe(0);
     expect(s.policyBackend).toBe('auto');
+  });
+
+  it('a link\'s B x n sizes nothing before it is valid: the runtime started ahead takes the default for an out-of-range batch', () => {
+    const of = (q: string) => preparedBatch(settingsFromParams(new URLSearchParams(q), defaultSettings()));
+    expect(of('B=4&n=3')).toBe(12);
+    expect(of('B=100000&n=16')).toBeUndefined();
+    expect(of('B=8&n=1e6')).toBeUndefined();
+    expect(of('B=2.5&n=4')).toBeUndefined();
+    fc.assert(
+      fc.property(fc.integer(), fc.integer(), (B, n) => {
+        const size = preparedBatch({ groupsPerStep: B, groupSize: n });
+        expect(size === undefined || (size >= 2 && size <= 32 * 16)).toBe(true);
+      }),
+    );
   });
 });
