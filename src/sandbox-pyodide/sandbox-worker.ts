@@ -12,6 +12,7 @@ import {
 } from './protocol';
 import { BLOCKED_MODULES, GUARD_SOURCE, WORKDIR } from './python-guard';
 import { lockDownGlobals } from './worker-lockdown';
+import workChargesSource from './python/work_charges.py?raw';
 import { decodePredictions, predictionsSizeProblem } from '../tasks/text-files';
 
 type LoadPyodide = (typeof import('pyodide'))['loadPyodide'];
@@ -131,6 +132,29 @@ function resetWorkCounter(budget: number): void {
   work.tampered = false;
   work.untilInterrupt = 0;
   if (pyModule && signalClockAddr > 0) pyModule.HEAP32[signalClockAddr >> 2] = WORK_UNIT_CHECKS;
+}
+
+/**
+ * Work done inside C calls that the toolkit makes (KNN's distances: python/work_charges.py) is
+ * charged here. Only ever adds: a program that calls this itself can only make its own count larger.
+ */
+function chargeWork(units: unknown): void {
+  const n = Math.floor(Number(units));
+  if (!work.counting || !(n > 0)) return;
+  work.used += n;
+  if (work.used > work.budget && !work.over) {
+    work.over = true;
+    hitLimit('work', workLimitMessage(work.budget));
+  }
+}
+
+function installWorkCharges(py: PyodideAPI): void {
+  const ns = py.toPy({}) as unknown as { get(k: string): PyProxyFn; destroy(): void };
+  py.runPython(workChargesSource, { globals: ns as never });
+  const install = ns.get('install');
+  install(chargeWork);
+  install.destroy();
+  ns.destroy();
 }
 
 /** True when the interrupt check is still on, as the counter left it. */
@@ -367,8 +391,12 @@ async function start(b: WorkerBoot): Promise<void> {
   py.setStdout({ write: capture(() => stdoutChunks).write });
   py.setStderr({ write: capture(() => stderrChunks).write });
   interruptFlag = new Uint8Array(b.interruptBuffer);
-  if (b.countWork) installWorkCounter(py, interruptFlag);
-  else py.setInterruptBuffer(interruptFlag);
+  if (b.countWork) {
+    installWorkCounter(py, interruptFlag);
+    installWorkCharges(py);
+  } else {
+    py.setInterruptBuffer(interruptFlag);
+  }
   mark('files');
   // The runner the snapshot left on sys, taken off before any program can see it there; arming the
   // guards hides Pyodide's JS bridges, which its start-up after the restore still needed.

@@ -8,14 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { job, openSandbox, tinyFiles, type SandboxSession } from './harness';
 import type { SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol';
 
-// A fixed amount of work: toolkit models fitted on a small task plus a pure-Python loop, with
+// A fixed amount of work: toolkit models fitted on a small task (KNN's distances are charged
+// explicitly: python/work_charges.py) plus a pure-Python loop, with
 // predictions written at the end (so an ok result is gradable).
 const FIXED_WORK = `
 import toolkit as tk
 task = tk.load_task()
 pre = tk.Preprocessor(impute='median', scale='standard', encode='onehot')
 X, Xt = pre.fit_transform(task.train), pre.transform(task.test)
-model = tk.model_for(task, 'forest', n_estimators=8).fit(X, task.y)
+model = tk.model_for(task, 'forest', n_trees=8).fit(X, task.y)
+near = tk.KNeighborsRegressor(k=3).fit(X, task.y).predict(Xt)
 acc = 0
 for i in range(150_000):
     acc += i % 7
@@ -42,17 +44,17 @@ function stopAll(children: ChildProcess[]): void {
   for (const c of children) if (c.exitCode === null && c.pid !== undefined) process.kill(c.pid);
 }
 
-describe('sandbox work budget', () => {
+describe('sandbox work budget', { timeout: 600_000 }, () => {
   let s: SandboxSession;
   let W = 0;
 
   beforeAll(async () => {
     s = await openSandbox();
-    await s.start({ size: 2, hardGraceMs: GRACE });
+    await s.start({ size: 2, hardGraceMs: GRACE, bootTimeoutMs: 180_000 });
     const r = await s.run(fixed(HUGE));
     expect(r.status, r.traceback).toBe('ok');
     W = r.work;
-  });
+  }, 600_000);
   afterAll(async () => {
     await s?.close();
   });
