@@ -2,9 +2,13 @@
 // interleaved (a shared 2-core box is noisy: compare within one run):
 //   fresh:  the pool as callers get it, a fresh worker per job (maxRunsPerWorker 1)
 //   reuse:  the same build with one interpreter reused for 200 jobs (the isolation switched off)
+//   uncounted: fresh, with the work counter switched off (countWork false: the benchmark only), so
+//           the counter's cost shows against fresh, program by program
 //   before: with --before <checkout>, another checkout's build as its callers got it (e.g. main
 //           before this change: `git archive main | tar -x -C /tmp/main`, node_modules linked, built)
 //   latency:    pool of 1, one job at a time, submit to result as the caller sees it
+//   policy:     pool of 1, the committed policy's held-out samples (public/models/heldout-samples.jsonl,
+//               an even spread of those that ran ok), one at a time: each program's exec seconds
 //   throughput: pool of 2, all jobs submitted at once (trivial, cheap, toolkit population, expensive)
 //   boot:       spawn to ready of each fresh worker (its CPU cost per job)
 // Prints JSON. Run: npm run bench:sandbox (builds first), or npx tsx bench/sandbox.ts [--rounds N] [--before DIR].
@@ -38,6 +42,33 @@ function toolkitJobs(n: number): SandboxJob[] {
   const meta = JSON.parse(readFileSync(`${dir}/task.json`, 'utf8')) as TaskMeta;
   const files: SandboxFiles = programInputs({ meta, trainCsv: readFileSync(`${dir}/train.csv`, 'utf8'), testCsv: readFileSync(`${dir}/test.csv`, 'utf8') });
   return populationFor(meta.type, meta.metric, n).map((p) => ({ source: p.source, files, timeoutMs: 120_000 }));
+}
+
+/** An even spread of the committed policy's held-out samples that ran ok, on their own tasks' inputs. */
+function policyJobs(n: number): SandboxJob[] {
+  const root = resolve(import.meta.dirname, '..');
+  const samples = readFileSync(`${root}/public/models/heldout-samples.jsonl`, 'utf8').trim().split('\n')
+    .map((l) => JSON.parse(l) as { taskId: string; program: string; status: string; seconds: number })
+    .filter((x) => x.status === 'ok' && x.seconds < 5);
+  return Array.from({ length: n }, (_, i) => samples[Math.floor((i * samples.length) / n)]).map((x) => {
+    const dir = `${root}/dist/tasks/${x.taskId}`;
+    const meta = JSON.parse(readFileSync(`${dir}/task.json`, 'utf8')) as TaskMeta;
+    const files = programInputs({ meta, trainCsv: readFileSync(`${dir}/train.csv`, 'utf8'), testCsv: readFileSync(`${dir}/test.csv`, 'utf8') });
+    return { source: x.program, files, timeoutMs: 120_000 };
+  });
+}
+
+/** Runs the jobs one after another; each program's own exec seconds, as the worker measured them. */
+function execSeconds(s: SandboxSession, jobs: SandboxJob[]): Promise<number[]> {
+  return s.page.evaluate(async (js) => {
+    const out: number[] = [];
+    for (const j of js) {
+      const r = await window.sandbox.run(j);
+      if (r.status !== 'ok') throw new Error(`bench job failed: ${r.status} ${r.traceback ?? r.reason ?? ''}`);
+      out.push(r.seconds);
+    }
+    return out;
+  }, jobs);
 }
 
 /**
@@ -101,16 +132,19 @@ const MODES: Record<string, { build: 'this' | 'before'; options: PoolOptions }> 
   ...(BEFORE ? { before: { build: 'before' as const, options: {} } } : {}),
   reuse: { build: 'this', options: { maxRunsPerWorker: 200, spares: 1 } },
   fresh: { build: 'this', options: {} },
+  uncounted: { build: 'this', options: { countWork: false } },
 };
-type Figures = { latencyMs: Record<string, number[]>; perSecond: Record<string, number[]>; cpuPerJob: Record<string, number[]>; bootMs: number[] };
+type Figures = { latencyMs: Record<string, number[]>; perSecond: Record<string, number[]>; cpuPerJob: Record<string, number[]>; bootMs: number[]; policySeconds: number[][] };
 const figures: Record<string, Figures> = {};
-for (const m of Object.keys(MODES)) figures[m] = { latencyMs: { cheap: [], toolkit: [] }, perSecond: { trivial: [], cheap: [], toolkit: [], expensive: [] }, cpuPerJob: { trivial: [], cheap: [], toolkit: [], expensive: [] }, bootMs: [] };
+for (const m of Object.keys(MODES)) figures[m] = { latencyMs: { cheap: [], toolkit: [] }, perSecond: { trivial: [], cheap: [], toolkit: [], expensive: [] }, cpuPerJob: { trivial: [], cheap: [], toolkit: [], expensive: [] }, bootMs: [], policySeconds: [] };
+const POLICY = arg('--policy', 16);
 
 const sessions: Record<string, SandboxSession> = { this: await openSandbox() };
 if (BEFORE) sessions.before = await openSandbox(BEFORE);
 let startup: unknown = null;
 try {
   const toolkit = toolkitJobs(12);
+  const policy = policyJobs(POLICY);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [mode, { build, options }] of Object.entries(MODES)) {
       const s = sessions[build];
@@ -121,6 +155,7 @@ try {
       await sequential(s, Array.from({ length: 3 }, () => job(MEAN_PROGRAM))); // warm-up
       f.latencyMs.cheap.push(...(await sequential(s, Array.from({ length: 30 }, () => job(MEAN_PROGRAM)))));
       f.latencyMs.toolkit.push(...(await sequential(s, toolkit.slice(0, 6))));
+      if (build === 'this' && mode !== 'reuse') f.policySeconds.push(await execSeconds(s, policy));
       // Throughput: two slots, everything queued at once.
       await s.start({ size: 2, ...options });
       const before = (await s.stats()).respawnMs.length;
@@ -143,6 +178,11 @@ try {
 }
 
 const med = (xs: number[]) => quantile(xs, 0.5);
+/** Per program: median exec seconds over the rounds of a mode. */
+const perProgram = (rounds: number[][]) => (rounds[0] ?? []).map((_, i) => med(rounds.map((r) => r[i])));
+const counted = perProgram(figures.fresh.policySeconds);
+const uncounted = perProgram(figures.uncounted.policySeconds);
+const ratios = counted.map((c, i) => c / uncounted[i]);
 const out = {
   machine: '2-core shared box (another pipeline running), headless Chromium, no GPU',
   rounds: ROUNDS,
@@ -158,6 +198,14 @@ const out = {
       },
     ]),
   ),
+  // What the work counter costs on the committed policy's programs: counted over uncounted exec
+  // seconds, program by program (medians over rounds), and in total.
+  workCounter: {
+    programs: counted.length,
+    overheadRatio: { median: med(ratios), p10: quantile(ratios, 0.1), p90: quantile(ratios, 0.9) },
+    totalRatio: counted.reduce((a, b) => a + b, 0) / uncounted.reduce((a, b) => a + b, 0),
+    throughputRatio: Object.fromEntries(Object.keys(figures.fresh.perSecond).map((k) => [k, med(figures.uncounted.perSecond[k]) / med(figures.fresh.perSecond[k])])),
+  },
   // What a fresh interpreter per job costs, as medians of the same run: against the same build
   // reusing interpreters, and (with --before) against the other checkout.
   isolation: Object.fromEntries((BEFORE ? ['reuse', 'before'] : ['reuse']).map((base) => [`vs_${base}`, {

@@ -6,13 +6,32 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { GradedRun } from './graded-runs.ts';
+import { LEGACY_TRUSTED_FRACTION } from '../sandbox-pyodide/protocol.ts';
 
 export interface StoredOutcome {
   key: string;
   taskId: string;
-  /** the sandbox time budget the outcome was measured under */
+  /** the sandbox budget the outcome was measured under, in (calibrated) milliseconds */
   timeoutMs: number;
+  /**
+   * How the budget was counted: 'work' (the work budget, the sandbox's rule now); absent in outcomes
+   * measured before, when it was wall-clock time.
+   */
+  budget?: 'work';
   run: GradedRun;
+}
+
+/**
+ * Whether a stored outcome holds under the sandbox's rule now (the work budget). One measured under
+ * it does. One measured under the old wall-clock budget holds only where the two rules cannot
+ * disagree: it did not time out, and it finished within LEGACY_TRUSTED_FRACTION of its budget, too
+ * little time for its work count to reach the work budget at the fastest rate calibrated (a loaded
+ * machine only stretches the time a given work takes, so a stored time overstates the work). The
+ * rest, timeouts and runs near the limit, run again under the work budget.
+ */
+export function holdsUnderWorkBudget(o: StoredOutcome): boolean {
+  if (o.budget === 'work') return true;
+  return o.run.status !== 'timeout' && o.run.status !== 'unscored' && o.run.seconds * 1000 <= LEGACY_TRUSTED_FRACTION * o.timeoutMs;
 }
 
 /** Identity of a program on a task: the same text on the same task is the same experiment. */
@@ -42,8 +61,10 @@ export class OutcomeStore {
     return this.byKey.size;
   }
 
+  /** The outcome stored under `key`, if it holds under the sandbox's rule now (holdsUnderWorkBudget). */
   get(key: string): StoredOutcome | undefined {
-    return this.byKey.get(key);
+    const o = this.byKey.get(key);
+    return o && holdsUnderWorkBudget(o) ? o : undefined;
   }
 
   /** Appends outcomes (one line each) and keeps them in memory. */
@@ -60,8 +81,10 @@ export interface ProgramOnTask {
 }
 
 /**
- * Runs every (task, program) the store does not hold yet, in chunks, storing each chunk as it
- * finishes; then returns the outcome of each input in input order (repeats share one run).
+ * Runs every (task, program) the store does not hold yet (or holds only from the wall-clock era,
+ * near its limit), in chunks, storing each chunk as it finishes; then returns the outcome of each
+ * input in input order (repeats share one run). An unscored run (the backstop stopped it twice) is
+ * returned but not stored: it is no verdict, so the next build runs it again.
  */
 export async function executeWithStore(
   store: OutcomeStore,
@@ -77,11 +100,14 @@ export async function executeWithStore(
   });
   const pending = [...todo.entries()];
   const size = options.chunk ?? 32;
+  const unscored = new Map<string, GradedRun>();
   for (let s = 0; s < pending.length; s += size) {
     const chunk = pending.slice(s, s + size);
     const runs = await run(chunk.map(([, p]) => p));
-    store.add(chunk.map(([key, p], i) => ({ key, taskId: p.taskId, timeoutMs, run: runs[i] })));
+    const fresh = chunk.map(([key, p], i): StoredOutcome => ({ key, taskId: p.taskId, timeoutMs, budget: 'work', run: runs[i] }));
+    for (const o of fresh) if (o.run.status === 'unscored') unscored.set(o.key, o.run);
+    store.add(fresh.filter((o) => o.run.status !== 'unscored'));
     options.log?.(Math.min(s + size, pending.length), pending.length);
   }
-  return keys.map((k) => store.get(k)!.run);
+  return keys.map((k) => unscored.get(k) ?? store.get(k)!.run);
 }

@@ -2,20 +2,25 @@
 // is restored from a memory snapshot, serves one job (maxRunsPerWorker) and is terminated; spares
 // restored ahead of time take over at once. Nothing a program does to its interpreter (builtins,
 // modules, hooks, timers, files) can reach a later job, whatever the Python guard misses.
-// Every submitted job gets exactly one result, whatever happens to its worker: the soft timeout
-// raises KeyboardInterrupt through a shared interrupt buffer, the hard timeout terminates the worker,
-// and a run that passes a cap (memory, files, output) is ended with status memory/resource.
+// Every submitted job gets exactly one result, whatever happens to its worker. The budget counts
+// work, not time (the worker counts it: sandbox-worker.ts), so a run over it ends `timeout` on any
+// machine; a run that passes a cap (memory, files, output) ends memory/resource. The wall clock is
+// only a backstop, well above the budget: it raises KeyboardInterrupt through a shared interrupt
+// buffer and terminates the worker a grace later; the job then runs once more on a fresh
+// interpreter, and ends `unscored` if the backstop stops it again.
 // Busy time is counted per worker for compute accounting.
-import type {
-  PageToWorker,
-  ResourceLimit,
-  SandboxJob,
-  SandboxResult,
-  SandboxStatus,
-  WorkerBoot,
-  WorkerDone,
-  WorkerLimit,
-  WorkerToPage,
+import {
+  backstopMsFor,
+  workBudgetFor,
+  type PageToWorker,
+  type RunLimit,
+  type SandboxJob,
+  type SandboxResult,
+  type SandboxStatus,
+  type WorkerBoot,
+  type WorkerDone,
+  type WorkerLimit,
+  type WorkerToPage,
 } from './protocol';
 import { pythonLibrary } from './python-library';
 import { loadRuntimeAssets, type RuntimeAssets } from './runtime-assets';
@@ -35,6 +40,11 @@ export interface PoolOptions {
   recycleHeapBytes?: number;
   /** Time after the soft interrupt (or a passed cap) before the worker is terminated. */
   hardGraceMs?: number;
+  /**
+   * Count work and enforce each job's work budget (default true). False only to measure the
+   * counter's cost (the benchmark): then nothing but the wall-clock backstop ends a long run.
+   */
+  countWork?: boolean;
   /**
    * Jobs a worker serves before it is replaced. 1 (the default) is the isolation boundary: every job
    * gets a fresh interpreter. Larger values reuse an interpreter after a best-effort Python clean-up,
@@ -96,9 +106,12 @@ interface Pending {
   submittedAt: number;
   dispatchedAt: number;
   nonce: string;
+  /** The backstop interrupted this attempt. */
   interrupted: boolean;
-  /** The cap the run passed, as the worker reported it. */
-  limit: { limit: ResourceLimit; message: string } | null;
+  /** Attempts the backstop stopped (a job gets one more on a fresh interpreter, then ends unscored). */
+  backstops: number;
+  /** The cap or budget the run passed, as the worker reported it. */
+  limit: { limit: RunLimit; message: string } | null;
   timers: ReturnType<typeof setTimeout>[];
 }
 
@@ -133,6 +146,7 @@ const DEFAULTS = {
   fileCapBytes: 256 * 1024 * 1024,
   recycleHeapBytes: 512 * 1024 * 1024,
   hardGraceMs: 2000,
+  countWork: true,
   maxRunsPerWorker: 1,
   bootTimeoutMs: 60_000,
 };
@@ -171,7 +185,7 @@ export class SandboxPool {
     settled: 0,
     ignoredMessages: 0,
     doubleSettles: 0,
-    byStatus: { ok: 0, error: 0, timeout: 0, memory: 0, resource: 0, killed: 0 } as Record<SandboxStatus, number>,
+    byStatus: { ok: 0, error: 0, timeout: 0, memory: 0, resource: 0, killed: 0, unscored: 0 } as Record<SandboxStatus, number>,
   };
   private respawnMs: number[] = [];
   private downtimeMs: number[] = [];
@@ -235,6 +249,7 @@ export class SandboxPool {
         dispatchedAt: 0,
         nonce: randomNonce(),
         interrupted: false,
+        backstops: 0,
         limit: null,
         timers: [],
       };
@@ -361,6 +376,7 @@ export class SandboxPool {
       memoryCapBytes: this.opts.memoryCapBytes,
       fileCapBytes: this.opts.fileCapBytes,
       reuse: this.opts.maxRunsPerWorker > 1,
+      countWork: this.opts.countWork,
     };
   }
 
@@ -541,16 +557,16 @@ export class SandboxPool {
     slot.current = p;
     p.dispatchedAt = performance.now();
     Atomics.store(interrupt, 0, 0);
-    const timeoutMs = Math.max(1, p.job.timeoutMs);
+    const backstopMs = Math.max(1, this.backstopMs(p.job));
     p.timers.push(
       setTimeout(() => {
-        if (slot.current !== p) return;
+        if (slot.current !== p || p.limit) return;
         p.interrupted = true;
         Atomics.store(interrupt, 0, 2); // SIGINT: KeyboardInterrupt at the next bytecode check
-      }, timeoutMs),
+      }, backstopMs),
       setTimeout(() => {
-        if (slot.current === p) this.replace(slot, 'timeout', `no result ${this.opts.hardGraceMs} ms after the interrupt: worker terminated`);
-      }, timeoutMs + this.opts.hardGraceMs),
+        if (slot.current === p && !p.limit) this.backstopped(slot, p);
+      }, backstopMs + this.opts.hardGraceMs),
     );
     worker.postMessage({
       type: 'run',
@@ -559,7 +575,38 @@ export class SandboxPool {
       source: p.job.source,
       files: p.job.files,
       ...(p.job.probeGlobals ? { probeGlobals: [...p.job.probeGlobals] } : {}),
+      workBudget: this.workBudget(p.job),
     } satisfies PageToWorker);
+  }
+
+  private workBudget(job: SandboxJob): number {
+    return job.workBudget ?? workBudgetFor(job.timeoutMs);
+  }
+
+  private backstopMs(job: SandboxJob): number {
+    return job.backstopMs ?? backstopMsFor(job.timeoutMs);
+  }
+
+  /**
+   * The backstop stopped this attempt before its work budget ran out: the machine's doing (a C call
+   * the counter cannot see, or a load heavy enough to stretch the budget past it), not a verdict
+   * on the program. Its worker is replaced; the first time the job runs again, on a fresh
+   * interpreter, ahead of the queue; the second time it ends `unscored`.
+   */
+  private backstopped(slot: Slot, p: Pending, work = 0): void {
+    p.backstops++;
+    if (p.backstops >= 2) {
+      this.replace(slot, 'unscored', `stopped by the wall-clock backstop (${this.backstopMs(p.job)} ms) on two fresh interpreters before its work budget ran out: not scored`, work);
+      return;
+    }
+    this.finishSlotJob(slot, performance.now());
+    this.replace(slot, null, '');
+    p.interrupted = false;
+    p.limit = null;
+    p.nonce = randomNonce();
+    p.timers = [];
+    this.queue.unshift(p);
+    this.pump();
   }
 
   /** The run passed a cap: it ends as memory/resource; a worker that does not stop is terminated. */
@@ -573,7 +620,7 @@ export class SandboxPool {
     p.limit = { limit: msg.limit, message: msg.message };
     p.timers.push(
       setTimeout(() => {
-        if (slot.current === p) this.replace(slot, limitStatus(msg.limit), msg.message);
+        if (slot.current === p) this.replace(slot, limitStatus(msg.limit), msg.message, msg.limit === 'work' ? this.workBudget(p.job) + 1 : 0);
       }, this.opts.hardGraceMs),
     );
   }
@@ -592,8 +639,9 @@ export class SandboxPool {
       status = limitStatus(limit.limit);
       reason = limit.message;
     } else if (p.interrupted) {
-      status = 'timeout';
-      reason = `interrupted after ${p.job.timeoutMs} ms`;
+      // Stopped by the backstop, not by its budget: run again, or end unscored.
+      this.backstopped(slot, p, msg.work);
+      return;
     } else if (msg.status === 'interrupted') {
       status = 'error'; // the program raised KeyboardInterrupt itself
     } else {
@@ -614,6 +662,9 @@ export class SandboxPool {
       ...(reason ? { reason } : {}),
       ...(limit ? { limit: limit.limit } : {}),
       seconds: msg.seconds,
+      work: msg.work,
+      workBudget: this.workBudget(p.job),
+      backstops: p.backstops,
       wallMs: now - p.dispatchedAt,
       queuedMs: p.dispatchedAt - p.submittedAt,
       bootMs: this.bootShare(slot),
@@ -654,14 +705,17 @@ export class SandboxPool {
     slot.current = null;
   }
 
-  /** Terminates the slot's worker, ends its job (if any) with `status`, and puts a fresh worker in. */
-  private replace(slot: Slot, status: SandboxStatus | null, reason: string): void {
+  /**
+   * Terminates the slot's worker, ends its job (if any) with `status` (`work`: the units it had used,
+   * as far as the page knows), and puts a fresh worker in.
+   */
+  private replace(slot: Slot, status: SandboxStatus | null, reason: string, work = 0): void {
     const p = slot.current;
     if (p && status) {
       const now = performance.now();
       const interpreter = slot.handle?.generation ?? -1;
       this.finishSlotJob(slot, now);
-      this.settle(p, { ...this.pageResult(p, status, reason, slot, now), interpreter, ...(p.limit ? { limit: p.limit.limit } : {}) });
+      this.settle(p, { ...this.pageResult(p, status, reason, slot, now), interpreter, work, ...(p.limit ? { limit: p.limit.limit } : {}) });
     }
     slot.current = null;
     if (slot.handle) this.terminate(slot.handle);
@@ -683,6 +737,9 @@ export class SandboxPool {
       outputTruncated: false,
       reason,
       seconds: (now - started) / 1000,
+      work: 0,
+      workBudget: this.workBudget(p.job),
+      backstops: p.backstops,
       wallMs: now - started,
       queuedMs: (p.dispatchedAt || now) - p.submittedAt,
       bootMs: p.dispatchedAt ? this.bootShare(slot) : 0,
@@ -707,6 +764,6 @@ export class SandboxPool {
   }
 }
 
-function limitStatus(limit: ResourceLimit): SandboxStatus {
-  return limit === 'memory' ? 'memory' : 'resource';
+function limitStatus(limit: RunLimit): SandboxStatus {
+  return limit === 'memory' ? 'memory' : limit === 'work' ? 'timeout' : 'resource';
 }

@@ -17,8 +17,16 @@ export const PROGRAM_FILE = 'program.py';
 export interface SandboxJob {
   source: string;
   files: SandboxFiles;
-  /** Wall-clock budget for the program itself; the soft interrupt fires here, the hard kill a grace later. */
+  /**
+   * The program's budget, in calibrated milliseconds: it may do `workBudgetFor(timeoutMs)` units of
+   * work (WORK_UNITS_PER_SECOND, measured on the reference machine), however busy this machine is.
+   * The wall clock is only a backstop, `backstopMsFor(timeoutMs)`.
+   */
   timeoutMs: number;
+  /** Work units the program may use, instead of the count timeoutMs gives (tests). */
+  workBudget?: number;
+  /** Wall-clock backstop, ms, instead of the one timeoutMs gives (tests). */
+  backstopMs?: number;
   /**
    * Global names (dotted paths such as `navigator.sendBeacon`) the worker checks for, before and
    * after the program runs; the result's `globalsPresent` lists those it could reach. For tests.
@@ -26,11 +34,66 @@ export interface SandboxJob {
   probeGlobals?: readonly string[];
 }
 
-/** `memory` and `resource`: the run passed a cap (the result's `limit` says which). */
-export type SandboxStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'resource' | 'killed';
+/**
+ * `memory` and `resource`: the run passed a cap (the result's `limit` says which). `timeout`: the
+ * program used up its work budget (`limit` 'work'): its own fault, the same on any machine.
+ * `unscored`: the wall-clock backstop stopped it twice, on two fresh interpreters, before its work
+ * budget ran out (a long C call the counter cannot see, or a machine too busy): no verdict on the
+ * program, so callers leave it out of anything scored instead of counting it as a failure.
+ */
+export type SandboxStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'resource' | 'killed' | 'unscored';
 
 /** The per-job caps that end a run: wasm memory, bytes stored in files, captured stdout + stderr. */
 export type ResourceLimit = 'memory' | 'files' | 'output';
+
+/** What ended a run early: a resource cap, or the work budget. */
+export type RunLimit = ResourceLimit | 'work';
+
+/**
+ * The work counter's unit: Pyodide's CPython checks for a pending interrupt once every 50 "eval
+ * breaker" checks, which the interpreter makes at every loop back-edge and every Python function
+ * start (not inside C functions). The worker counts those checks, in JavaScript where the program
+ * cannot reach them from Python; one work unit is one such check, so 50 loop iterations or function
+ * calls. The count depends only on the bytecode the program executes: never on the machine or its load.
+ */
+export const WORK_UNIT_CHECKS = 50;
+
+/**
+ * Work units per calibrated second: the median rate of the reference programs and the committed
+ * policy's held-out samples in the browser sandbox on the project's reference machine (2-core
+ * shared VM; docs/sandbox.md, "The work budget"). A 20 s budget is 20 x this many units.
+ */
+export const WORK_UNITS_PER_SECOND = 5000;
+
+/**
+ * Outcomes measured under the old wall-clock budget that finished within this fraction of it
+ * cannot be over the work budget: the fastest rate calibrated (units per second, any program) is
+ * below WORK_UNITS_PER_SECOND / this. Nearer the limit they run again (pipeline/outcome-store.ts).
+ */
+export const LEGACY_TRUSTED_FRACTION = 0.25;
+
+/** The wall-clock backstop is this many times the budget's calibrated time (plus BACKSTOP_SLACK_MS). */
+export const BACKSTOP_FACTOR = 4;
+export const BACKSTOP_SLACK_MS = 10_000;
+
+/** Work units a job with budget `timeoutMs` (calibrated milliseconds) may use. */
+export function workBudgetFor(timeoutMs: number): number {
+  return Math.max(1, Math.round((timeoutMs / 1000) * WORK_UNITS_PER_SECOND));
+}
+
+/** Wall-clock backstop of a job with budget `timeoutMs`: well above what its work budget takes here. */
+export function backstopMsFor(timeoutMs: number): number {
+  return timeoutMs * BACKSTOP_FACTOR + BACKSTOP_SLACK_MS;
+}
+
+/** The message a run over its work budget ends with. */
+export function workLimitMessage(budget: number): string {
+  return `work limit reached: the program did more than ${budget} work units (${budget * WORK_UNIT_CHECKS} loop iterations or Python function calls, ${(budget / WORK_UNITS_PER_SECOND).toFixed(1)} calibrated seconds) (workBudget)`;
+}
+
+/** The message a run whose work counter was switched off from inside ends with. */
+export const COUNTER_TAMPERED_MESSAGE =
+  'work limit reached: the program switched off the work counter (Pyodide\'s interrupt check), so its work cannot be counted (workBudget)';
 
 /** Every file or directory a run creates counts this many bytes against the file cap (its inode). */
 export const FILE_NODE_BYTES = 4096;
@@ -69,8 +132,17 @@ export interface SandboxResult {
   traceback?: string;
   /** Why the run ended that way: the limit's message for memory/resource, the pool's reason for killed/timeout. */
   reason?: string;
-  /** The cap the run passed (status memory or resource). */
-  limit?: ResourceLimit;
+  /** The cap the run passed (status memory or resource), or 'work' (status timeout). */
+  limit?: RunLimit;
+  /**
+   * Work units the program used (the last attempt's count; 0 when its worker was terminated before
+   * it could report).
+   */
+  work: number;
+  /** The work budget the job ran under, units. */
+  workBudget: number;
+  /** Times the wall-clock backstop stopped this job (0, 1 when the rerun gave the result, 2 when unscored). */
+  backstops: number;
   /** Program run time measured in the worker (exec only), or wall time until the kill. */
   seconds: number;
   /** Page-side time from dispatch to result, including message passing and file set-up. */
@@ -121,6 +193,8 @@ export interface WorkerBoot {
   fileCapBytes: number;
   /** The worker serves more than one job: the Python guard puts interpreter state back after each. */
   reuse: boolean;
+  /** Count work and enforce the work budget (false only in the benchmark, to measure the counter's cost). */
+  countWork: boolean;
 }
 
 export interface WorkerRun {
@@ -130,6 +204,8 @@ export interface WorkerRun {
   source: string;
   files: SandboxFiles;
   probeGlobals?: readonly string[];
+  /** Work units the program may use. */
+  workBudget: number;
 }
 
 export type PageToWorker = WorkerBoot | WorkerRun;
@@ -156,12 +232,12 @@ export interface WorkerSnapshot {
 /** Status as seen inside the worker; the page turns it into the final SandboxStatus. */
 export type WorkerStatus = 'ok' | 'error' | 'memory' | 'interrupted';
 
-/** Sent the moment a run passes a cap, so the page can end it even if the program carries on. */
+/** Sent the moment a run passes a cap or its work budget, so the page can end it even if the program carries on. */
 export interface WorkerLimit {
   type: 'limit';
   jobId: number;
   nonce: string;
-  limit: ResourceLimit;
+  limit: RunLimit;
   message: string;
 }
 
@@ -180,8 +256,10 @@ export interface WorkerDone {
   heapBytes: number;
   fileBytes: number;
   /** The first cap the run passed, if any. */
-  limit?: ResourceLimit;
+  limit?: RunLimit;
   limitMessage?: string;
+  /** Work units the run used. */
+  work: number;
   globalsPresent?: string[];
   /** Pyodide suffered a fatal error: the worker must not run anything else. */
   fatal: boolean;

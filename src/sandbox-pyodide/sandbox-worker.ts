@@ -6,10 +6,14 @@
 // own start-up requests from those bytes. Only module scripts from our origin can load.
 /// <reference lib="webworker" />
 import type { PyodideAPI } from 'pyodide';
-import { FILE_NODE_BYTES, limitMessage, type PageToWorker, type ResourceLimit, type WorkerBoot, type WorkerDone, type WorkerRun, type WorkerToPage, type WorkerStatus } from './protocol';
+import {
+  COUNTER_TAMPERED_MESSAGE, FILE_NODE_BYTES, limitMessage, WORK_UNIT_CHECKS, workLimitMessage,
+  type PageToWorker, type ResourceLimit, type RunLimit, type WorkerBoot, type WorkerDone, type WorkerRun, type WorkerToPage, type WorkerStatus,
+} from './protocol';
 import { BLOCKED_MODULES, GUARD_SOURCE, WORKDIR } from './python-guard';
 import { lockDownGlobals } from './worker-lockdown';
 import { boundaryMessage, unrefusedProbes } from './worker-boundary';
+import workChargesSource from './python/work_charges.py?raw';
 import { decodePredictions, predictionsSizeProblem } from '../tasks/text-files';
 
 type LoadPyodide = (typeof import('pyodide'))['loadPyodide'];
@@ -42,20 +46,124 @@ let fatal = false;
 
 // The job now running, and the first cap it passed.
 let current: { jobId: number; nonce: string } | null = null;
-let limitHit: { limit: ResourceLimit; message: string } | null = null;
+let limitHit: { limit: RunLimit; message: string } | null = null;
 let interruptFlag: Uint8Array | null = null;
 const caps = { memory: 0, files: 0, output: 0 };
 
 /**
- * A run passed a cap: tell the page at once (it ends the worker a grace later if no result comes)
- * and raise KeyboardInterrupt at the next bytecode check, so a program that catches the error
- * (MemoryError, OSError) still stops.
+ * A run passed a cap or its work budget: tell the page at once (it ends the worker a grace later if
+ * no result comes) and raise KeyboardInterrupt at the next bytecode check, so a program that catches
+ * the error (MemoryError, OSError) still stops.
  */
-function hitLimit(limit: ResourceLimit): void {
+function hitLimit(limit: RunLimit, message = limitMessage(limit as ResourceLimit, caps[limit as ResourceLimit])): void {
   if (!current || limitHit) return;
-  limitHit = { limit, message: limitMessage(limit, caps[limit]) };
+  limitHit = { limit, message };
   if (interruptFlag) Atomics.store(interruptFlag, 0, 2);
   post({ type: 'limit', jobId: current.jobId, nonce: current.nonce, ...limitHit });
+}
+
+/**
+ * The work counter. CPython in Pyodide reads `Module.Py_EmscriptenSignalBuffer[0]` once every
+ * WORK_UNIT_CHECKS eval-breaker checks (loop back-edges, Python function starts) to look for an
+ * interrupt. The worker puts an object there whose index 0 is a getter: each read is one work unit.
+ * Past the budget it answers 2 (SIGINT): KeyboardInterrupt in the program, again every
+ * REINTERRUPT_UNITS units while a program that swallowed it carries on; the page ends the worker a
+ * grace later anyway, and the job's status is `timeout` whatever the program does after. The count
+ * lives here, in JavaScript: from Python a program can neither read nor reset it.
+ */
+const REINTERRUPT_UNITS = 100;
+const work = { used: 0, budget: Number.POSITIVE_INFINITY, counting: false, over: false, tampered: false, untilInterrupt: 0 };
+let signalHandlingAddr = -1;
+let signalClockAddr = -1;
+type PyModule = Record<string, unknown> & { HEAP8: Int8Array; HEAP32: Int32Array; _Py_EMSCRIPTEN_SIGNAL_HANDLING: number; __Py_emscripten_signal_clock: number };
+let pyModule: PyModule | null = null;
+
+function installWorkCounter(py: PyodideAPI, flag: Uint8Array): void {
+  const mod = (py as unknown as { _module: PyModule })._module;
+  const counter = {
+    get 0(): number {
+      if (work.counting) {
+        work.used++;
+        if (work.used > work.budget) {
+          if (!work.over) {
+            work.over = true;
+            hitLimit('work', workLimitMessage(work.budget));
+          }
+          if (--work.untilInterrupt <= 0) {
+            work.untilInterrupt = REINTERRUPT_UNITS;
+            return 2;
+          }
+        }
+      }
+      return Atomics.load(flag, 0);
+    },
+    set 0(v: number) {
+      Atomics.store(flag, 0, v);
+    },
+  };
+  // Turns the check on (Pyodide sets its flag in the wasm heap) and points it at the page's buffer...
+  py.setInterruptBuffer(flag);
+  // ...then at the counter, for good: a program that reaches Pyodide's JavaScript API and sets
+  // another buffer (or none) is caught here.
+  Object.defineProperty(mod, 'Py_EmscriptenSignalBuffer', {
+    get: () => counter,
+    set: () => {
+      if (!work.counting) return;
+      work.tampered = true;
+      hitLimit('work', COUNTER_TAMPERED_MESSAGE);
+    },
+    configurable: false,
+  });
+  // The addresses of the check's on/off flag and of its countdown: kept here, and taken off the
+  // module object a program can reach through Pyodide's JavaScript API (it could otherwise switch
+  // the check off, or wind the countdown back, by writing the wasm heap).
+  signalHandlingAddr = mod._Py_EMSCRIPTEN_SIGNAL_HANDLING;
+  signalClockAddr = mod.__Py_emscripten_signal_clock;
+  for (const name of ['_Py_EMSCRIPTEN_SIGNAL_HANDLING', '__Py_emscripten_signal_clock']) {
+    Object.defineProperty(mod, name, { value: undefined, writable: false, configurable: false });
+  }
+  pyModule = mod;
+}
+
+/**
+ * Starts a job's count at zero with the countdown at its full period, so every job counts from the
+ * same phase whatever ran in the worker before.
+ */
+function resetWorkCounter(budget: number): void {
+  work.used = 0;
+  work.budget = budget;
+  work.over = false;
+  work.tampered = false;
+  work.untilInterrupt = 0;
+  if (pyModule && signalClockAddr > 0) pyModule.HEAP32[signalClockAddr >> 2] = WORK_UNIT_CHECKS;
+}
+
+/**
+ * Work done inside C calls that the toolkit makes (KNN's distances: python/work_charges.py) is
+ * charged here. Only ever adds: a program that calls this itself can only make its own count larger.
+ */
+function chargeWork(units: unknown): void {
+  const n = Math.floor(Number(units));
+  if (!work.counting || !(n > 0)) return;
+  work.used += n;
+  if (work.used > work.budget && !work.over) {
+    work.over = true;
+    hitLimit('work', workLimitMessage(work.budget));
+  }
+}
+
+function installWorkCharges(py: PyodideAPI): void {
+  const ns = py.toPy({}) as unknown as { get(k: string): PyProxyFn; destroy(): void };
+  py.runPython(workChargesSource, { globals: ns as never });
+  const install = ns.get('install');
+  install(chargeWork);
+  install.destroy();
+  ns.destroy();
+}
+
+/** True when the interrupt check is still on, as the counter left it. */
+function counterIntact(): boolean {
+  return !work.tampered && (!pyModule || signalHandlingAddr < 0 || pyModule.HEAP8[signalHandlingAddr] === 1);
 }
 
 // Captured output of the current run, capped in bytes.
@@ -290,7 +398,12 @@ async function start(b: WorkerBoot): Promise<void> {
   py.setStdout({ write: capture(() => stdoutChunks).write });
   py.setStderr({ write: capture(() => stderrChunks).write });
   interruptFlag = new Uint8Array(b.interruptBuffer);
-  py.setInterruptBuffer(interruptFlag);
+  if (b.countWork) {
+    installWorkCounter(py, interruptFlag);
+    installWorkCharges(py);
+  } else {
+    py.setInterruptBuffer(interruptFlag);
+  }
   mark('files');
   // The runner the snapshot left on sys, taken off before any program can see it there; arming the
   // guards hides Pyodide's JS bridges, which its start-up after the restore still needed.
@@ -366,7 +479,7 @@ function runJob(job: WorkerRun): void {
   const base = { type: 'done' as const, jobId: job.jobId, nonce: job.nonce };
   const present = new Set(job.probeGlobals ? reachable(job.probeGlobals) : []);
   if (!py || !runner || fatal) {
-    post({ ...base, status: 'error', stdout: '', stderr: '', outputTruncated: false, traceback: 'sandbox worker is not usable', seconds: 0, heapBytes: heapBytes(), fileBytes: 0, fatal: true });
+    post({ ...base, status: 'error', stdout: '', stderr: '', outputTruncated: false, traceback: 'sandbox worker is not usable', seconds: 0, heapBytes: heapBytes(), fileBytes: 0, work: 0, fatal: true });
     return;
   }
   let status: WorkerStatus = 'error';
@@ -382,6 +495,8 @@ function runJob(job: WorkerRun): void {
     current = { jobId: job.jobId, nonce: job.nonce };
     const t0 = performance.now();
     let out: PyTuple | null = null;
+    resetWorkCounter(job.workBudget);
+    work.counting = true;
     try {
       out = runner(job.source) as PyTuple;
       const [s, tb, secs] = out.toJs() as [WorkerStatus, string | null | undefined, number];
@@ -389,8 +504,10 @@ function runJob(job: WorkerRun): void {
       traceback = tb ?? undefined;
       seconds = secs;
     } finally {
+      work.counting = false;
       out?.destroy();
     }
+    if (pyModule && !counterIntact()) hitLimit('work', COUNTER_TAMPERED_MESSAGE);
     if (!(seconds > 0)) seconds = (performance.now() - t0) / 1000;
     ({ csv: predictionsCsv, problem: predictionsProblem } = readPredictions(py));
   } catch (e) {
@@ -399,9 +516,10 @@ function runJob(job: WorkerRun): void {
     status = 'error';
     traceback = `sandbox: fatal Pyodide error: ${e instanceof Error ? e.message : String(e)}`;
   }
+  work.counting = false;
   current = null;
   // Set by hitLimit during the run (TypeScript cannot see that through the call).
-  const hit = limitHit as { limit: ResourceLimit; message: string } | null;
+  const hit = limitHit as { limit: RunLimit; message: string } | null;
   if (job.probeGlobals) for (const name of reachable(job.probeGlobals)) present.add(name);
   const done: WorkerDone = {
     ...base,
@@ -415,6 +533,7 @@ function runJob(job: WorkerRun): void {
     seconds,
     heapBytes: heapBytes(),
     fileBytes: fsBytes,
+    work: work.used,
     ...(hit ? { limit: hit.limit, limitMessage: hit.message } : {}),
     ...(job.probeGlobals ? { globalsPresent: [...present] } : {}),
     fatal,

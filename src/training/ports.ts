@@ -106,8 +106,27 @@ export interface WorldModelPort {
   score(pairs: readonly ScorePair[]): Promise<WorldModelScoreResult>;
 }
 
-/** Outcome of one real execution, as the grader saw it (resource: a file or output cap was passed). */
-export type ExecutionStatus = 'ok' | 'invalid' | 'error' | 'timeout' | 'memory' | 'resource' | 'killed';
+/**
+ * Outcome of one real execution, as the grader saw it (resource: a file or output cap was passed;
+ * timeout: over the work budget, the program's fault). `unscored`: the sandbox's wall-clock backstop
+ * stopped it on two fresh interpreters before its work budget ran out (the machine's doing, not the
+ * program's): its score of 0 is a placeholder, not a verdict (see isScored).
+ */
+export type ExecutionStatus = 'ok' | 'invalid' | 'error' | 'timeout' | 'memory' | 'resource' | 'killed' | 'unscored';
+
+/**
+ * Whether a real run gave a verdict on its program. An unscored run must be left out of its group's
+ * update (no reward, no advantage, no calibration pair, coefficient 0) and out of evaluation
+ * averages, and counted apart; never read its placeholder score as a failure.
+ */
+export function isScored(r: { status: ExecutionStatus }): boolean {
+  return r.status !== 'unscored';
+}
+
+/** How many runs gave no verdict (the run file's count of unscored samples). */
+export function countUnscored(runs: readonly { status: ExecutionStatus }[]): number {
+  return runs.reduce((n, r) => n + (isScored(r) ? 0 : 1), 0);
+}
 
 export type MedalName = 'gold' | 'silver' | 'bronze';
 

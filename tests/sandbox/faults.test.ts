@@ -46,24 +46,29 @@ describe('sandbox faults', () => {
     return r;
   }
 
-  it('an infinite loop is interrupted (soft timeout)', async () => {
+  it('an infinite loop is interrupted at its work limit', async () => {
     const r = await fault('while True:\n    pass\n');
     expect(r.status).toBe('timeout');
+    expect(r.limit).toBe('work');
     expect(r.traceback ?? '').toContain('KeyboardInterrupt');
     await expectStillServing();
   });
 
-  it('time.sleep cannot be interrupted and is killed (hard timeout)', async () => {
-    const r = await fault('import time\ntime.sleep(60)\n');
-    expect(r.status).toBe('timeout');
-    expect(r.reason).toMatch(/terminated/);
+  it('time.sleep cannot be interrupted: the backstop kills it twice and it ends unscored', async () => {
+    const t0 = Date.now();
+    const r = await s.run({ ...job('import time\ntime.sleep(60)\n', TIMEOUT), backstopMs: TIMEOUT });
+    expect(Date.now() - t0).toBeLessThan(2 * (TIMEOUT + GRACE) + 8000);
+    expect(r.status).toBe('unscored');
+    expect(r.backstops).toBe(2);
+    expect(r.reason).toMatch(/backstop/);
     await expectStillServing();
   });
 
-  it('a program that swallows KeyboardInterrupt is killed', async () => {
+  it('a program that swallows KeyboardInterrupt is killed, and ends at its work limit', async () => {
     const r = await fault('while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n');
     expect(r.status).toBe('timeout');
-    expect(r.reason).toMatch(/terminated/);
+    expect(r.limit).toBe('work');
+    expect(r.reason).toMatch(/work limit reached/);
     await expectStillServing();
   });
 

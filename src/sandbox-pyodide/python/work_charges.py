@@ -1,0 +1,36 @@
+"""Work the sandbox's counter cannot see, charged to it explicitly.
+
+The work counter counts loop back-edges and Python function starts (docs/sandbox.md, "The work
+budget"); work done inside one C call is invisible to it. The toolkit's k-nearest neighbours spend
+almost all their time in `map(math.dist, ...)` over the training rows, a C loop, so without a
+charge a KNN program counts 3-15x less work per second than the toolkit's other models. This module
+wraps the toolkit's neighbour search, outside the toolkit (its source and hash stay as they are),
+and charges each query row for its distances: training rows x (features + 1) / DISTANCE_TERMS_PER_UNIT.
+
+Not a defence: a program can undo the wrapper, or call C functions itself; whatever it does in C
+is bounded by the wall-clock backstop instead.
+"""
+
+# Calibrated so that KNN's work units per second match the toolkit's other models (bench/work-calibration.ts).
+DISTANCE_TERMS_PER_UNIT = 200
+
+
+def install(charge):
+    """Wraps toolkit.neighbors' neighbour search so every query row calls charge(units)."""
+    from toolkit import neighbors
+
+    search = neighbors._KNN._neighbours
+
+    def _charged_rows(rows, units):
+        for q in rows:
+            charge(units)
+            yield q
+
+    def _neighbours(self, X):
+        ref = self.X_
+        n = len(ref)
+        d = len(ref[0]) if n else 0
+        return search(self, _charged_rows(X, (n * (d + 1)) // DISTANCE_TERMS_PER_UNIT))
+
+    _neighbours.__doc__ = search.__doc__
+    neighbors._KNN._neighbours = _neighbours
