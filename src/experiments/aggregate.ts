@@ -124,6 +124,8 @@ export function anchorPairAccuracy(records: readonly AnchorPairSource[], failedV
       for (let i = 0; i < g.realScores.length; i++) {
         // rejected by the static check (wmrl-static): never scored, its s is a placeholder 0
         if (isRejectedMessage(g.messages?.[i])) continue;
+        // no verdict (the sandbox's backstop): its real score is a placeholder
+        if (g.statuses?.[i] === 'unscored') continue;
         // For the validity question the truth is only "ran and was graded" (1) or not (0), and a pair
         // of two valid (or two failed) programs falls out because its truths are equal.
         truth.push(failedVsValidOnly ? (g.statuses?.[i] === 'ok' ? 1 : 0) : g.realScores[i]);

@@ -8,6 +8,7 @@ import type { CostSheet } from './cost.ts';
 import { CostMeter } from './cost.ts';
 import { deriveSeed } from '../primitives/random.ts';
 import { realReward } from './execution-rung.ts';
+import { isScored } from './ports.ts';
 import type { ExecutionResult, ExecutionStatus, ExecutorPort, MedalName, PolicyPort, SamplingOptions, TaskView } from './ports.ts';
 
 export interface EvaluationOptions {
@@ -26,12 +27,14 @@ export interface TaskEvaluation {
   scores: number[];
   statuses: ExecutionStatus[];
   medals: (MedalName | null)[];
-  /** Mean percentile over the k programs. */
+  /** Mean percentile over the task's scored programs (all k unless some were unscored; NaN if none was). */
   avg: number;
   anyMedal: boolean;
   /** With options.ladder: the ladder reward of each program and their mean. */
   ladder?: number[];
   ladderAvg?: number;
+  /** Runs of this task that gave no verdict (left out of avg); absent when none. */
+  unscored?: number;
 }
 
 export interface EvaluationResult {
@@ -48,6 +51,8 @@ export interface EvaluationResult {
   validRunRate: number;
   /** With options.ladder: mean over tasks of the per-task mean ladder reward (the percentile stays the primary metric). */
   ladderAvgAtK?: number;
+  /** Runs that gave no verdict, left out of every average; absent when none. */
+  unscored?: number;
   cost: CostSheet;
 }
 
@@ -72,31 +77,45 @@ export async function evaluatePolicy(policy: PolicyPort, executor: ExecutorPort,
   }
   meter.count('executions', runs.length);
 
+  // A run that gave no verdict (unscored: the sandbox's backstop) is left out of every average and
+  // counted apart; a task none of whose runs was scored is left out of the mean over tasks.
   const perTask: TaskEvaluation[] = tasks.map((t, ti) => {
     const mine = runs.slice(ti * k, (ti + 1) * k);
+    const scored = mine.filter(isScored);
     const scores = mine.map((r) => r.score);
+    const unscored = mine.length - scored.length;
     return {
       taskId: t.id,
       scores,
       statuses: mine.map((r) => r.status),
       medals: mine.map((r) => r.medal),
-      avg: scores.reduce((a, b) => a + b, 0) / k,
+      avg: meanOf(scored.map((r) => r.score)),
       anyMedal: mine.some((r) => r.medal !== null),
-      ...(options.ladder ? ladderOf(mine) : {}),
+      ...(options.ladder ? ladderOf(scored) : {}),
+      ...(unscored > 0 ? { unscored } : {}),
     };
   });
   meter.wall(performance.now() - t0);
+  const scoredTasks = perTask.filter((t) => Number.isFinite(t.avg));
+  const scoredRuns = runs.filter(isScored);
+  const unscored = runs.length - scoredRuns.length;
+  if (scoredRuns.length === 0) throw new Error(`evaluation: none of the ${runs.length} runs gave a verdict (every one was stopped by the sandbox's backstop)`);
   return {
     k,
     seed,
     tasks: perTask,
-    avgAtK: perTask.reduce((a, t) => a + t.avg, 0) / perTask.length,
-    medalRate: runs.filter((r) => r.medal !== null).length / runs.length,
+    avgAtK: meanOf(scoredTasks.map((t) => t.avg)),
+    medalRate: scoredRuns.filter((r) => r.medal !== null).length / scoredRuns.length,
     anyMedalRate: perTask.filter((t) => t.anyMedal).length / perTask.length,
-    validRunRate: runs.filter((r) => r.status === 'ok').length / runs.length,
-    ...(options.ladder ? { ladderAvgAtK: perTask.reduce((a, t) => a + (t.ladderAvg as number), 0) / perTask.length } : {}),
+    validRunRate: scoredRuns.filter((r) => r.status === 'ok').length / scoredRuns.length,
+    ...(options.ladder ? { ladderAvgAtK: meanOf(scoredTasks.map((t) => t.ladderAvg as number)) } : {}),
+    ...(unscored > 0 ? { unscored } : {}),
     cost: meter.result(),
   };
+}
+
+function meanOf(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
 function ladderOf(runs: readonly ExecutionResult[]): { ladder: number[]; ladderAvg: number } {

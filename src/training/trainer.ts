@@ -32,6 +32,7 @@ import type {
   ExecutionResult, ExecutionStatus, ExecutorPort, PolicyPort, PolicyUpdateResult, PolicyWeights, SamplingOptions, StaticCheck, TaskSource, TaskView,
   VerifierPort, WorldModelPort,
 } from './ports.ts';
+import { countUnscored, isScored } from './ports.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { rejectedMessage } from './static-checks.ts';
 
@@ -201,7 +202,9 @@ export interface StepRecord {
   zeroSpreadFraction: number;
   wmZeroSpreadFraction: number;
   executions: number;
-  /** Share of executed programs that ran and wrote valid predictions; null without executions. */
+  /** Executions that gave no verdict (the sandbox's backstop fired twice): left out of the update; absent when none. */
+  unscored?: number;
+  /** Share of scored executed programs that ran and wrote valid predictions; null without any. */
   validRunRate: number | null;
   update: PolicyUpdateResult;
   /** Sequences and masked tokens that entered the update; Z its normaliser. */
@@ -376,9 +379,11 @@ export class Trainer {
 
     // 5. Rewards, advantages, fusion coefficients (MethodState). Without the world model (rho = 1)
     //    every group is an anchor and y stands in for s.
+    //    A run that gave no verdict (unscored: the sandbox's backstop, the machine's doing) has no y:
+    //    the method leaves it out of its group's update and of the calibrator.
     const rule = c.reward ?? 'percentile';
-    const y = tasks.map((_, g) => realByGroup.get(g)?.map((r) => realReward(r, rule)) ?? null);
-    const s = tasks.map((_, g) => (wm ? group(wm.scores, g) : (y[g] as number[])));
+    const y = tasks.map((_, g) => realByGroup.get(g)?.map((r) => (isScored(r) ? realReward(r, rule) : null)) ?? null);
+    const s = tasks.map((_, g) => (wm ? group(wm.scores, g) : (y[g] as (number | null)[]).map((v) => v ?? 0)));
     // Rewards known before either stream: 0 where the gate stopped a program, except on anchor groups
     // under the compile gate, which keep their real reward and pair it with the gate's s = 0.
     const known = checks && tasks.map((_, g) => (gate === 'compile' && plan.isAnchor[g] ? null : group(checks!, g).map((x) => (x.ok ? null : 0))));
@@ -415,7 +420,7 @@ export class Trainer {
         stopped: group(sampled.samples, g).map((x) => x.stopped),
         wmScores: wm ? group(wm.scores, g) : null,
         wmRewards: wm ? scored.wmRewards[g] : null,
-        realScores: y[g],
+        realScores: real ? real.map((r) => (isScored(r) ? realReward(r, rule) : 0)) : null,
         statuses: real ? real.map((r) => r.status) : null,
         messages: real ? real.map((r) => (r.status === 'ok' ? null : r.message ?? null)) : null,
         rewards: scored.rewards[g],
@@ -424,7 +429,11 @@ export class Trainer {
       };
     });
     const errors: number[] = [];
-    if (wm) for (const g of plan.anchors) scored.wmRewards[g].forEach((r, i) => errors.push(r - (y[g] as number[])[i]));
+    if (wm) for (const g of plan.anchors) scored.wmRewards[g].forEach((r, i) => {
+      const yi = y[g]![i];
+      if (yi !== null) errors.push(r - yi);
+    });
+    const unscored = countUnscored(runs);
     const d = scored.diagnostics;
     meter.wall(now() - t0);
     const cost = meter.result();
@@ -451,7 +460,8 @@ export class Trainer {
       zeroSpreadFraction: d.zeroSpreadFraction,
       wmZeroSpreadFraction: d.wmZeroSpreadFraction,
       executions: ranPassing.length,
-      validRunRate: runs.length === 0 ? null : runs.filter((r) => r.status === 'ok').length / runs.length,
+      ...(unscored > 0 ? { unscored } : {}),
+      validRunRate: runs.length === unscored ? null : runs.filter((r) => r.status === 'ok').length / (runs.length - unscored),
       update,
       batch: { sequences: batch.B, programTokens: batch.lossMask.reduce((a, m) => a + m, 0), normalizer },
       cost,

@@ -80,3 +80,18 @@ export function zeroSpreadFraction(groups: readonly (readonly number[])[], tol =
   for (const g of groups) if (rewardSpread(g) <= tol) flat++;
   return flat / groups.length;
 }
+
+/**
+ * Advantages of a group some of whose programs have no grade (null: the run gave no verdict). The
+ * graded ones are compared among themselves; an ungraded one gets advantage 0, so it adds nothing to
+ * the update. With fewer than 2 graded there is no comparison and every advantage is 0 (as in the
+ * authors' library: an ungraded rollout is excluded, never scored 0).
+ */
+export function gradedAdvantages(rewards: readonly (number | null)[], mode: AdvantageMode): number[] {
+  const graded = rewards.flatMap((r, i) => (r === null ? [] : [i]));
+  const out = new Array<number>(rewards.length).fill(0);
+  if (graded.length < 2) return out;
+  const adv = groupAdvantages(graded.map((i) => rewards[i] as number), mode);
+  graded.forEach((i, j) => (out[i] = adv[j]));
+  return out;
+}

@@ -23,7 +23,7 @@
 // weight measures its disagreement on the calibrated residual *after* the step's pairs have joined
 // (their loop's order, so the weight relaxes as the map removes bias): scoreStep gets both fits.
 
-import { groupAdvantages, zeroSpreadFraction, type AdvantageMode } from './advantages.ts';
+import { gradedAdvantages, groupAdvantages, zeroSpreadFraction, type AdvantageMode } from './advantages.ts';
 import { groupDisagreement } from './anchor-weight.ts';
 import { AnchorSchedule, type AnchorPlan, type AnchorScheduleState, type PerStepAnchors } from './anchors.ts';
 import { BinnedCalibrator, type BinnedCalibratorConfig, type BinnedCalibratorState } from './binned-isotonic.ts';
@@ -123,7 +123,7 @@ export class MethodState {
    * elsewhere). The step is scored with the fit of earlier steps; its anchor pairs then join the calibrator
    * (which refits by its rule) and the tracker sees the paired anchor advantages.
    */
-  score(s: readonly (readonly number[])[], y: readonly (readonly number[] | null)[], known?: StepInput['known']): MethodStepResult {
+  score(s: readonly (readonly number[])[], y: StepInput['y'], known?: StepInput['known']): MethodStepResult {
     const plan = this.pending;
     if (plan === null) throw new Error('score called before plan');
     if (s.length !== plan.isAnchor.length || y.length !== plan.isAnchor.length) {
@@ -196,8 +196,12 @@ export interface StepConfig {
 export interface StepInput {
   /** World-model scores s, per group and program; every group has them. */
   s: readonly (readonly number[])[];
-  /** Real scores y for anchor groups, null for world-model groups. */
-  y: readonly (readonly number[] | null)[];
+  /**
+   * Real scores y for anchor groups, null for world-model groups. Inside an anchor group, null marks a
+   * program whose run gave no verdict (stopped by the machine, not the program): it is left out of
+   * its group's comparison, the calibrator and the disagreement, and gets coefficient 0.
+   */
+  y: readonly (readonly (number | null)[] | null)[];
   /**
    * Rewards known before either stream, per group and program, null where unknown: the free
    * verifier's 0 for a program that cannot run (the wmrl-static row, beyond the paper). They stand
@@ -259,7 +263,7 @@ function mean(groups: readonly (readonly number[])[]): number | null {
 export function anchorPairsOf(s: StepInput['s'], y: StepInput['y'], known?: StepInput['known']): { s: number[]; y: number[] } {
   const out = { s: [] as number[], y: [] as number[] };
   y.forEach((yk, k) => yk?.forEach((v, i) => {
-    if ((known?.[k]?.[i] ?? null) !== null) return;
+    if (v === null || (known?.[k]?.[i] ?? null) !== null) return;
     out.s.push(s[k][i]);
     out.y.push(v);
   }));
@@ -270,20 +274,24 @@ export function scoreStep(input: StepInput): StepResult {
   const { s, y, calibrator, fusionState, config } = input;
   if (s.length !== y.length) throw new RangeError(`${s.length} groups of world-model scores but ${y.length} entries of real scores`);
   const known = (k: number, i: number): number | null => input.known?.[k]?.[i] ?? null;
-  const unknown = (k: number) => (_: number, i: number) => known(k, i) === null;
 
   const wmRewards = s.map((g, k) => worldModelRewards(g, calibrator, config.debias).map((r, i) => known(k, i) ?? r));
-  const rewards = wmRewards.map((g, k) => trainingRewards(g, y[k] && y[k].map((v, i) => known(k, i) ?? v)));
-  const advantages = rewards.map((g) => groupAdvantages(g, config.advantageMode));
-  const wmAdvantages = wmRewards.map((g, k) => (y[k] === null ? advantages[k] : groupAdvantages(g, config.advantageMode)));
+  // an ungraded program (null y) keeps a placeholder reward of 0 in the record; its advantage is 0
+  const graded = (k: number, i: number): boolean => y[k] === null || known(k, i) !== null || y[k]![i] !== null;
+  const allGraded = (k: number): boolean => y[k] === null || y[k]!.every((_, i) => graded(k, i));
+  const rewards = wmRewards.map((g, k) => trainingRewards(g, y[k] && y[k].map((v, i) => known(k, i) ?? v ?? 0)));
+  const maskAdvantages = (r: readonly number[], k: number): number[] =>
+    allGraded(k) ? groupAdvantages(r, config.advantageMode) : gradedAdvantages(r.map((v, i) => (graded(k, i) ? v : null)), config.advantageMode);
+  const advantages = rewards.map((g, k) => maskAdvantages(g, k));
+  const wmAdvantages = wmRewards.map((g, k) => (y[k] === null ? advantages[k] : maskAdvantages(g, k)));
 
   // The authors' disagreement: calibrated d (after this step's pairs) against y, over the programs
   // whose reward was not known in advance.
   const disagreement = (k: number): number | null => {
-    const yk = y[k] as readonly number[];
+    const keep = (_: unknown, i: number) => known(k, i) === null && graded(k, i);
     const after = input.calibratorAfter ?? calibrator;
-    const d = worldModelRewards(s[k], after, config.debias).filter(unknown(k));
-    return groupDisagreement(d, yk.filter(unknown(k)));
+    const d = worldModelRewards(s[k], after, config.debias).filter(keep);
+    return groupDisagreement(d, (y[k] as readonly (number | null)[]).filter(keep) as number[]);
   };
   const fused = fuseStreams(
     wmAdvantages.map((wm, k) => ({
