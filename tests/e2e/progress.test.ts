@@ -33,7 +33,7 @@ describe('progress of long operations (#/train)', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await watchProgress(page);
     const t0 = Date.now();
-    await page.goto(`${app.url}#/train?B=2&n=2&rho=0.5`);
+    await page.goto(`${app.url}#/train?preset=wmrl&B=2&n=2&rho=0.5`);
     // Models, workers and sandbox start as the view opens, before any click, and finish on their own.
     await page.waitForFunction(() => {
       const s = (window as unknown as { seen: Record<string, string[]> }).seen;

@@ -16,7 +16,7 @@ describe('a Train run outside the view (#/train)', () => {
   const app = useServedApp({ webgpu: false });
 
   it('survives a switch to the Playground and back, is saved after every step, and a reload resumes it', async () => {
-    const { page, errors } = await openView(app, `#/train`);
+    const { page, errors } = await openView(app, `#/train?preset=wmrl`);
     // Small steps: B 2 x n 2, five of them (at rho 0.125 the first steps execute nothing).
     await page.fill('[data-testid=steps]', '5');
     await page.fill('[data-testid=groups]', '2');

@@ -32,11 +32,11 @@ describe('numberProblem', () => {
 });
 
 describe('the Train settings', () => {
-  it('the defaults are valid and make the WMRL preset', () => {
+  it('the defaults are valid and make the preset chosen by measurement (wmrl-static)', () => {
     const s = defaultSettings();
     expect(settingsProblems(s)).toEqual({});
     const c = configOf(s);
-    expect(c.name).toBe('wmrl');
+    expect(c.name).toBe('wmrl-static');
     expect([c.steps, c.groupsPerStep, c.groupSize, c.rho]).toEqual([20, 8, 4, 0.125]);
   });
   it('steps -3 and B 0 are refused before anything starts, with the field messages', () => {

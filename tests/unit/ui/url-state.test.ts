@@ -103,7 +103,7 @@ describe('the Train settings in the URL', () => {
 
   it('an unknown choice or a non-number is left out; a number out of range is kept for its field to refuse', () => {
     const s = settingsFromParams(new URLSearchParams('preset=bogus&steps=abc&B=0&policy=tpu'), defaultSettings());
-    expect(s.presetId).toBe('wmrl');
+    expect(s.presetId).toBe('wmrl-static');
     expect(s.steps).toBe(20);
     expect(s.groupsPerStep).toBe(0);
     expect(s.policyBackend).toBe('auto');
