@@ -77,6 +77,23 @@ async function main(): Promise<void> {
   }
   if (files.length === 0) throw new InputError(`no executed samples: ${relative(root, dir)}/heldout-samples.jsonl is missing and data/wm-eval/ is empty (give --samples FILE.jsonl; npm run sample writes one)`);
   for (const f of files) if (!existsSync(f)) throw new InputError(`samples file not found: ${f}`);
+  const readPopulation = (f: string): ExecutedSample[] => {
+    try {
+      return population(readExecutedSamples(f));
+    } catch (e) {
+      throw new InputError((e as Error).message);
+    }
+  };
+  // Every population file is read (and refused if broken, or if it holds a training task's programs)
+  // before anything expensive starts.
+  const populations = files.map((f) => ({ f, items: readPopulation(f) }));
+  const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
+  const suite = await registry.list({ includeSmoke: true });
+  const trainIds = new Set(suite.filter((t) => t.split === 'train').map((t) => t.id));
+  for (const { f, items } of populations) {
+    const leaked = items.find((i) => trainIds.has(i.taskId));
+    if (leaked) throw new InputError(`${relative(root, f)}: task ${leaked.taskId} is a training task, in the fitting set; the baselines must be measured on other tasks`);
+  }
   const { manifest, files: bytes } = await readVerifiedModels(dir, root);
   // the models folder's own samples are listed in its manifest: checked before they are read
   for (const f of files) if (dirname(f) === dir) await verifyListedFile(dir, basename(f), manifest, root);
@@ -87,13 +104,6 @@ async function main(): Promise<void> {
   const reports: { samples: string; report: WmReport; verified?: { report: WmReport; rejectedFailed: number; rejectedValid: number } }[] = [];
   let fitSummary = { programs: 0, of: 0, failed: 0, missing: 0 };
   const baselines: { population: string; samples: string; temperature: number | null; counts: PopulationCounts; rows: PredictorRow[] }[] = [];
-  const readPopulation = (f: string): ExecutedSample[] => {
-    try {
-      return population(readExecutedSamples(f));
-    } catch (e) {
-      throw new InputError((e as Error).message);
-    }
-  };
   /** Every predictor's inputs for each program: the checks' answers and the world model's score. */
   const check = async (items: readonly ExecutedSample[]): Promise<{ checked: CheckedProgram[]; checks: Awaited<ReturnType<NodeStaticVerifier['check']>>; pred: number[] }> => {
     const pred: number[] = [];
@@ -110,14 +120,11 @@ async function main(): Promise<void> {
     });
     return { checked, checks, pred };
   };
-  // Every population file is read (and refused if broken) before anything expensive starts.
-  const populations = files.map((f) => ({ f, items: readPopulation(f) }));
   try {
     const training = (manifest as unknown as { training?: FitSetSettings }).training;
     if (!training?.samples) throw new InputError(`${relative(root, dir)}/manifest.json does not record the build's settings (training), so its training programs cannot be rebuilt`);
     const store = new OutcomeStore(outcomesFile);
-    const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
-    const fitSet = fitSetPrograms(await registry.list({ includeSmoke: true }), training, (k) => store.get(k));
+    const fitSet = fitSetPrograms(suite, training, (k) => store.get(k));
     if (fitSet.programs.length === 0) throw new InputError(`${values.outcomes} holds none of the build's training programs`);
     // A seeded subsample keeps the run to minutes on a busy 2-core machine: every fitting program is
     // scored by the world model and checked by the verifier.
@@ -125,11 +132,8 @@ async function main(): Promise<void> {
     fitSummary = { programs: picked.length, of: fitSet.programs.length, failed: picked.filter((p) => p.status !== 'ok').length, missing: fitSet.missing };
     console.error(`wm-eval: fitting set ${picked.length} of ${fitSet.programs.length} training-task programs; scoring and checking them`);
     const fitItems = picked.map((p, index): ExecutedSample => ({ taskId: p.taskId, card: p.card, index, temperature: Number.NaN, program: p.program, stopped: true, status: p.status, y: p.y, seconds: 0 }));
-    const fitTasks = new Set(fitItems.map((i) => i.taskId));
     const fit = (await check(fitItems)).checked;
     for (const { f, items } of populations) {
-      const leaked = items.find((i) => fitTasks.has(i.taskId));
-      if (leaked) throw new InputError(`${relative(root, f)}: task ${leaked.taskId} is a training task, in the fitting set; the baselines must be measured on other tasks`);
       console.error(`wm-eval: ${relative(root, f)}: ${items.length} programs`);
       const { checked, checks, pred } = await check(items);
       const temps = [...new Set(items.map((i) => i.temperature))];

@@ -17,7 +17,7 @@ function wmEval(...args: string[]): { code: number | null; out: string; err: str
 }
 
 describe('npm run wm-eval', () => {
-  it('scores the stored populations with the committed world model', { timeout: 90_000 }, () => {
+  it('scores the stored populations with the committed world model', { timeout: 600_000 }, () => {
     const r = wmEval('--samples', 'data/wm-eval/policy-v1-heldout.jsonl', '--json');
     expect(r.code, r.err).toBe(0);
     const o = JSON.parse(r.out) as { reports: { samples: string; report: { programs: number; valid: number; failed: number; aucValidVsFailed: number; reliability: { n: number }[] } }[] };
@@ -31,7 +31,7 @@ describe('npm run wm-eval', () => {
     expect(rep.reliability.reduce((a, b) => a + b.n, 0)).toBe(137);
   });
 
-  it('prints the baselines beside the world model, fitted on training tasks, pooled and at the RL temperature', { timeout: 180_000 }, () => {
+  it('prints the baselines beside the world model, fitted on training tasks, pooled and at the RL temperature', { timeout: 600_000 }, () => {
     const r = wmEval('--samples', 'data/wm-eval/policy-v1-heldout.jsonl', '--samples', 'public/models/heldout-samples.jsonl', '--json');
     expect(r.code, r.err).toBe(0);
     type Interval = { value: number; low: number; high: number };
@@ -55,7 +55,7 @@ describe('npm run wm-eval', () => {
     }
   });
 
-  it('--verifier: a program the free verifier rejects is predicted 0, and the rejections are counted', { timeout: 120_000 }, () => {
+  it('--verifier: a program the free verifier rejects is predicted 0, and the rejections are counted', { timeout: 600_000 }, () => {
     const r = wmEval('--samples', 'data/wm-eval/policy-v1-heldout.jsonl', '--verifier', '--json');
     expect(r.code, r.err).toBe(0);
     type Rep = { programs: number; failed: number; valid: number; aucValidVsFailed: number };
@@ -70,7 +70,7 @@ describe('npm run wm-eval', () => {
     expect(verified.report.aucValidVsFailed).toBeGreaterThan(report.aucValidVsFailed);
   });
 
-  it('names a broken samples file and a missing one (exit 2, one line)', { timeout: 60_000 }, () => {
+  it('names a broken samples file and a missing one (exit 2, one line)', { timeout: 300_000 }, () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"taskId":"vega_cars","program":"x","status":"ok","y":0.5}\n{broken\n');
     const r = wmEval('--samples', bad);
