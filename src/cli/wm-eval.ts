@@ -84,8 +84,11 @@ async function main(): Promise<void> {
       throw new InputError((e as Error).message);
     }
   };
-  // Every population file is read (and refused if broken, or if it holds a training task's programs)
-  // before anything expensive starts.
+  // The models folder's files first, and its own samples against its manifest before they are read;
+  // then every population file is read (and refused if broken, or if it holds a training task's
+  // programs) before anything expensive starts.
+  const { manifest, files: bytes } = await readVerifiedModels(dir, root);
+  for (const f of files) if (dirname(f) === dir) await verifyListedFile(dir, basename(f), manifest, root);
   const populations = files.map((f) => ({ f, items: readPopulation(f) }));
   const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
   const suite = await registry.list({ includeSmoke: true });
@@ -94,9 +97,6 @@ async function main(): Promise<void> {
     const leaked = items.find((i) => trainIds.has(i.taskId));
     if (leaked) throw new InputError(`${relative(root, f)}: task ${leaked.taskId} is a training task, in the fitting set; the baselines must be measured on other tasks`);
   }
-  const { manifest, files: bytes } = await readVerifiedModels(dir, root);
-  // the models folder's own samples are listed in its manifest: checked before they are read
-  for (const f of files) if (dirname(f) === dir) await verifyListedFile(dir, basename(f), manifest, root);
   const tokenizer = Tokenizer.fromJSON(JSON.parse(new TextDecoder().decode(bytes['tokenizer.json'])) as TokenizerJSON);
   const runner = await WorldModelRunner.create(bytes['world-model.onnx'], tokenizer, manifest.config, { prefer: 'wasm' });
   const verifier = await NodeStaticVerifier.create();

@@ -16,10 +16,14 @@ describe('wm-eval fitting set', () => {
     const tasks = await new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks'))).list({ includeSmoke: true });
     const store = new OutcomeStore(resolve(root, 'data/models-build/outcomes.jsonl'));
     const { programs, missing } = fitSetPrograms(tasks, settings, (k) => store.get(k));
-    expect(missing).toBe(0);
-    // 2,065 composed programs and 1,088 broken on purpose (docs/models.md)
-    expect(programs.filter((p) => p.origin === 'composed')).toHaveLength(2065);
-    expect(programs.filter((p) => p.origin === 'mutant')).toHaveLength(1088);
+    // The build ran 3,153: 2,065 composed programs and 1,088 broken on purpose (docs/models.md). The
+    // store now holds back the wall-clock-era outcomes that the work budget could judge otherwise
+    // (timeouts, runs near the limit: docs/sandbox.md), so those count as missing until rerun.
+    expect(programs.length + missing).toBe(3153);
+    expect(missing).toBeGreaterThan(0);
+    expect(missing).toBeLessThan(0.2 * 3153);
+    expect(programs.filter((p) => p.origin === 'composed').length).toBeLessThanOrEqual(2065);
+    expect(programs.filter((p) => p.origin === 'mutant').length).toBeLessThanOrEqual(1088);
     const train = new Set(tasks.filter((t) => t.split === 'train' && t.role === 'scored').map((t) => t.id));
     expect(programs.every((p) => train.has(p.taskId))).toBe(true);
     expect(new Set(programs.map((p) => `${p.taskId}\u0000${p.program}`)).size).toBe(programs.length);
