@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FrameTokenizer, actionOfToken, actionToken } from '../embodied/frame-tokens.ts';
+import { expertAction } from '../embodied/expert.ts';
 import { initialScene, type StateSplit } from '../embodied/layout.ts';
 import { SparseFrameTokens } from '../embodied/sparse-frame-tokens.ts';
 import { behaviourCloningExamples } from '../embodied/policy-data.ts';
@@ -89,16 +90,21 @@ try {
 
   let nonActions = 0;
   let actionsTaken = 0;
-  async function rollouts(tasks: readonly RobotTask[], split: StateSplit): Promise<{ episodes: number; successes: number; rate: number; meanSteps: number; byTask: Record<string, string> }> {
+  async function rollouts(tasks: readonly RobotTask[], split: StateSplit): Promise<{ episodes: number; successes: number; rate: number; meanSteps: number; expertAgreement: number; byTask: Record<string, string> }> {
+    // How often the policy's action is the expert's in the scenes the policy itself reaches.
+    let agree = 0;
+    let asked = 0;
     const starts = tasks.flatMap((task) => Array.from({ length: evalStates }, (_, i) => ({ task, initial: initialScene(task, split, i) })));
     let call = 0;
     const eps: Episode[] = await runEpisodes(starts, async (items) => {
       call++;
       const prompts = items.map(({ task, state }) => tokenizer.encode(task.instruction, renderScene(state)).tokens);
       const out = await engine.sample(prompts, { maxNewTokens: 1, temperature, rngs: items.map((_, k) => mulberry32(deriveSeed(seed, 7, call, k))) });
-      return out.map((o) => {
+      return out.map((o, k) => {
         actionsTaken++;
         const a = actionOfToken(o.tokens[0]);
+        asked++;
+        if (a === expertAction(items[k].task, items[k].state)) agree++;
         if (a === null) nonActions++;
         // A token that is not an action does nothing: 'release' with an empty gripper, or drops a block.
         return a ?? 'release';
@@ -110,7 +116,7 @@ try {
       byTask[task.id] = `${mine.filter((e) => e.success).length}/${mine.length}`;
     }
     const successes = eps.filter((e) => e.success).length;
-    return { episodes: eps.length, successes, rate: successes / eps.length, meanSteps: eps.reduce((a, e) => a + e.actions.length, 0) / eps.length, byTask };
+    return { episodes: eps.length, successes, rate: successes / eps.length, meanSteps: eps.reduce((a, e) => a + e.actions.length, 0) / eps.length, expertAgreement: agree / asked, byTask };
   }
   const report = {
     what: 'robot behaviour-cloning policy: transformer over [bos] instruction [sep] 144 frame-patch tokens, next token the action; SFT on the expert action at every scene of noisy demonstrations',
