@@ -150,14 +150,14 @@ try {
       const s = sessions[build];
       const f = figures[mode];
       // Latency: one slot, one job at a time (its spare, if any, starts on the other core).
-      const st1 = await s.start({ size: 1, ...options });
+      const st1 = await s.start({ size: 1, bootTimeoutMs: 180_000, ...options });
       startup ??= { assetsMs: st1.assetsMs, snapshotMs: st1.snapshotMs, snapshotBytes: st1.snapshotBytes };
       await sequential(s, Array.from({ length: 3 }, () => job(MEAN_PROGRAM))); // warm-up
       f.latencyMs.cheap.push(...(await sequential(s, Array.from({ length: 30 }, () => job(MEAN_PROGRAM)))));
       f.latencyMs.toolkit.push(...(await sequential(s, toolkit.slice(0, 6))));
       if (build === 'this' && mode !== 'reuse') f.policySeconds.push(await execSeconds(s, policy));
       // Throughput: two slots, everything queued at once.
-      await s.start({ size: 2, ...options });
+      await s.start({ size: 2, bootTimeoutMs: 180_000, ...options });
       const before = (await s.stats()).respawnMs.length;
       const workloads: Record<string, SandboxJob[]> = {
         trivial: Array.from({ length: 40 }, () => job('pass\n')),

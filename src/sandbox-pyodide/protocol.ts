@@ -59,21 +59,23 @@ export type RunLimit = ResourceLimit | 'work';
 export const WORK_UNIT_CHECKS = 50;
 
 /**
- * Work units per calibrated second: the median rate of the reference programs and the committed
- * policy's held-out samples in the browser sandbox on the project's reference machine (2-core
- * shared VM; docs/sandbox.md, "The work budget"). A 20 s budget is 20 x this many units.
+ * Work units per calibrated second: the median, over the committed policy's held-out samples that
+ * ran ok for 0.2 s or more (37 programs), of their work count over the seconds recorded with them
+ * when the wall-clock budget judged them on this machine (bench/work-calibration.ts; docs/sandbox.md,
+ * "The work budget"). A 20 s budget is 20 x this many units: 660,000.
  */
-export const WORK_UNITS_PER_SECOND = 5000;
+export const WORK_UNITS_PER_SECOND = 33_000;
 
 /**
  * Outcomes measured under the old wall-clock budget that finished within this fraction of it
- * cannot be over the work budget: the fastest rate calibrated (units per second, any program) is
- * below WORK_UNITS_PER_SECOND / this. Nearer the limit they run again (pipeline/outcome-store.ts).
+ * cannot be over the work budget: nothing on this machine counts work faster than about 250,000
+ * units per second (a bare `pass` loop; the fastest policy program calibrated did 136,000), and
+ * WORK_UNITS_PER_SECOND / 250,000 = 0.132. Nearer the limit they run again (pipeline/outcome-store.ts).
  */
-export const LEGACY_TRUSTED_FRACTION = 0.25;
+export const LEGACY_TRUSTED_FRACTION = 0.13;
 
 /** The wall-clock backstop is this many times the budget's calibrated time (plus BACKSTOP_SLACK_MS). */
-export const BACKSTOP_FACTOR = 4;
+export const BACKSTOP_FACTOR = 6;
 export const BACKSTOP_SLACK_MS = 10_000;
 
 /** Work units a job with budget `timeoutMs` (calibrated milliseconds) may use. */

@@ -2,7 +2,7 @@
 // time with the right status, and the pool must keep serving correct results afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness';
-import type { SandboxResult } from '../../src/sandbox-pyodide/protocol';
+import { backstopMsFor, type SandboxResult } from '../../src/sandbox-pyodide/protocol';
 
 const TIMEOUT = 1500;
 // Generous: on a loaded 2-core CI machine the interrupted worker can take most of a second to unwind
@@ -41,8 +41,9 @@ describe('sandbox faults', () => {
   async function fault(source: string, timeoutMs = TIMEOUT): Promise<SandboxResult> {
     const t0 = Date.now();
     const r = await s.run(job(source, timeoutMs));
-    // Every fault ends within its budget plus the hard-kill grace (and message/respawn slack).
-    expect(Date.now() - t0).toBeLessThan(timeoutMs + GRACE + 3000);
+    // Every fault ends before the wall-clock backstop has to act twice (its work budget, a cap or
+    // the backstop ends it; a loaded machine stretches the first two, so this is the only bound).
+    expect(Date.now() - t0).toBeLessThan(2 * (backstopMsFor(timeoutMs) + GRACE) + 5000);
     return r;
   }
 
@@ -55,9 +56,7 @@ describe('sandbox faults', () => {
   });
 
   it('time.sleep cannot be interrupted: the backstop kills it twice and it ends unscored', async () => {
-    const t0 = Date.now();
     const r = await s.run({ ...job('import time\ntime.sleep(60)\n', TIMEOUT), backstopMs: TIMEOUT });
-    expect(Date.now() - t0).toBeLessThan(2 * (TIMEOUT + GRACE) + 8000);
     expect(r.status).toBe('unscored');
     expect(r.backstops).toBe(2);
     expect(r.reason).toMatch(/backstop/);
@@ -111,8 +110,8 @@ describe('sandbox faults', () => {
     expect(r1.status).toBe('error');
     expect(r1.traceback ?? '').toMatch(/RecursionError/);
     const r2 = await fault('import sys\nsys.setrecursionlimit(10 ** 7)\ndef f(n):\n    return f(n + 1) + 1\nf(0)\n');
-    // The frames can fill the memory cap first.
-    expect(['error', 'killed', 'memory']).toContain(r2.status);
+    // The frames can fill the memory cap first, or the calls the work budget (1.5 calibrated s).
+    expect(['error', 'killed', 'memory', 'timeout']).toContain(r2.status);
     await expectStillServing();
   });
 
