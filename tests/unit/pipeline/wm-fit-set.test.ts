@@ -21,7 +21,7 @@ describe('wm-eval fitting set', () => {
     // (timeouts, runs near the limit: docs/sandbox.md), so those count as missing until rerun.
     expect(programs.length + missing).toBe(3153);
     expect(missing).toBeGreaterThan(0);
-    expect(missing).toBeLessThan(0.2 * 3153);
+    expect(missing).toBeLessThan(0.3 * 3153);
     expect(programs.filter((p) => p.origin === 'composed').length).toBeLessThanOrEqual(2065);
     expect(programs.filter((p) => p.origin === 'mutant').length).toBeLessThanOrEqual(1088);
     const train = new Set(tasks.filter((t) => t.split === 'train' && t.role === 'scored').map((t) => t.id));
