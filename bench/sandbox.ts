@@ -26,6 +26,8 @@ const arg = (name: string, fallback: number): number => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const ROUNDS = arg('--rounds', 2);
+// --counter-only: just the work counter's cost, counted and uncounted pools side by side (below).
+const COUNTER_ONLY = process.argv.includes('--counter-only');
 const BEFORE = process.argv.includes('--before') ? process.argv[process.argv.indexOf('--before') + 1] : null;
 
 const quantile = (xs: number[], q: number): number => {
@@ -138,6 +140,60 @@ type Figures = { latencyMs: Record<string, number[]>; perSecond: Record<string, 
 const figures: Record<string, Figures> = {};
 for (const m of Object.keys(MODES)) figures[m] = { latencyMs: { cheap: [], toolkit: [] }, perSecond: { trivial: [], cheap: [], toolkit: [], expensive: [] }, cpuPerJob: { trivial: [], cheap: [], toolkit: [], expensive: [] }, bootMs: [], policySeconds: [] };
 const POLICY = arg('--policy', 16);
+
+/**
+ * The work counter's cost, with load drift taken out: a counted and an uncounted pool (two pages of
+ * this build) run the same program back to back, alternating which goes first, program by program;
+ * then the same for throughput (12 toolkit programs and 6 expensive loops queued at once, pool of 2).
+ */
+async function counterCost(reps: number): Promise<unknown> {
+  const counted = await openSandbox();
+  const uncounted = await openSandbox();
+  try {
+    const policy = policyJobs(arg('--policy', 16));
+    const ratios: number[] = [];
+    const secs: { counted: number[]; uncounted: number[] } = { counted: [], uncounted: [] };
+    for (const pair of [[counted, {}], [uncounted, { countWork: false }]] as const) await pair[0].start({ size: 1, bootTimeoutMs: 180_000, ...pair[1] });
+    for (const j of policy) {
+      const c: number[] = [];
+      const u: number[] = [];
+      for (let r = 0; r < reps; r++) {
+        const order = r % 2 === 0 ? [counted, uncounted] : [uncounted, counted];
+        for (const s of order) (s === counted ? c : u).push((await execSeconds(s, [j]))[0]);
+      }
+      const mc = quantile(c, 0.5);
+      const mu = quantile(u, 0.5);
+      secs.counted.push(mc);
+      secs.uncounted.push(mu);
+      ratios.push(mc / mu);
+    }
+    const perSecond: Record<string, { counted: number[]; uncounted: number[] }> = {};
+    for (const pair of [[counted, {}], [uncounted, { countWork: false }]] as const) await pair[0].start({ size: 2, bootTimeoutMs: 180_000, ...pair[1] });
+    const workloads: Record<string, SandboxJob[]> = { toolkit: toolkitJobs(12), expensive: Array.from({ length: 6 }, () => job(EXPENSIVE, 60_000)) };
+    for (const [name, jobs] of Object.entries(workloads)) {
+      perSecond[name] = { counted: [], uncounted: [] };
+      for (let r = 0; r < reps; r++) {
+        const order = r % 2 === 0 ? [counted, uncounted] : [uncounted, counted];
+        for (const s of order) perSecond[name][s === counted ? 'counted' : 'uncounted'].push((await throughput(s, jobs)).perSecond);
+      }
+    }
+    return {
+      programs: policy.length,
+      repsPerProgram: reps,
+      execSecondsRatio: { median: quantile(ratios, 0.5), p10: quantile(ratios, 0.1), p90: quantile(ratios, 0.9) },
+      totalRatio: secs.counted.reduce((a, b) => a + b, 0) / secs.uncounted.reduce((a, b) => a + b, 0),
+      secondsTotal: { counted: secs.counted.reduce((a, b) => a + b, 0), uncounted: secs.uncounted.reduce((a, b) => a + b, 0) },
+      jobsPerSecond: Object.fromEntries(Object.entries(perSecond).map(([k, v]) => [k, { counted: quantile(v.counted, 0.5), uncounted: quantile(v.uncounted, 0.5), all: v }])),
+    };
+  } finally {
+    await counted.close();
+    await uncounted.close();
+  }
+}
+if (COUNTER_ONLY) {
+  console.log(JSON.stringify({ machine: '2-core shared VM (other work running), headless Chromium', loadAverage: (await import('node:os')).loadavg(), workCounter: await counterCost(arg('--reps', 2)) }, null, 2));
+  process.exit(0);
+}
 
 const sessions: Record<string, SandboxSession> = { this: await openSandbox() };
 if (BEFORE) sessions.before = await openSandbox(BEFORE);
