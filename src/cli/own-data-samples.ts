@@ -113,7 +113,8 @@ async function main(): Promise<void> {
   }
   // The task id is a hash of the data; the file names the task as the spec does, for readers.
   const nameOf = new Map(tasks.map((t) => [t.id, t.spec.name]));
-  const out: ExecutedSample[] = sampled.map((s, i) => ({ ...toExecutedSample({ ...s, run: runs[i] }), taskId: s.taskId }));
+  // a run that gave no verdict (unscored: the sandbox's backstop) is no outcome to measure on
+  const out: ExecutedSample[] = sampled.flatMap((s, i) => (runs[i].status === 'unscored' ? [] : [{ ...toExecutedSample({ ...s, run: runs[i] }), taskId: s.taskId }]));
   mkdirSync(dirname(resolve(values.out)), { recursive: true });
   writeExecutedSamples(resolve(values.out), out);
   const failed = out.filter((o) => o.status !== 'ok').length;

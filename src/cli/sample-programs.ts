@@ -59,7 +59,10 @@ async function main(): Promise<void> {
   } finally {
     await sandbox.close();
   }
-  const records = sampled.map((s, i) => ({ ...s, temperature, run: runs[i] }));
+  // a run that gave no verdict (unscored: the sandbox's backstop) is no outcome to learn or measure on
+  const all = sampled.map((s, i) => ({ ...s, temperature, run: runs[i] }));
+  const records = all.filter((r) => r.run.status !== 'unscored');
+  if (records.length < all.length) console.log(`left out ${all.length - records.length} unscored run(s): the sandbox's backstop stopped them twice`);
   writeExecutedSamples(resolve(values.out), records.map(toExecutedSample));
   console.log(JSON.stringify(sampleSummary(records)));
   console.log(`wrote ${records.length} executed samples to ${values.out}`);

@@ -312,6 +312,8 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
           log: (done, total) => ctx.log(`samples: executed ${done}/${total} new programs (${((performance.now() - t1) / 1000).toFixed(0)} s)`),
         });
         runs.forEach((run, j) => {
+          // a run that gave no verdict (unscored: the sandbox's backstop) stays unexecuted: no target to train on
+          if (run.status === 'unscored') return;
           if (j < order.length) records[order[j]].run = run;
           else if (j < order.length + mutants.length) mutants[j - order.length].run = run;
           else composed[j - order.length - mutants.length].run = run;
