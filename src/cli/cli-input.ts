@@ -25,3 +25,10 @@ export function readCsvInput(path: string): string {
   if (tooLarge) throw new InputError(tooLarge);
   return decodeCsvUpload(readInputBytes(path, 'CSV file'), path);
 }
+
+/** A command-line flag that must be a positive integer (the value as typed; the error names the flag). */
+export function positiveIntFlag(name: string, v: string | undefined): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer, got ${v}`);
+  return n;
+}

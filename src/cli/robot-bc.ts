@@ -7,6 +7,7 @@
 //
 //   npx tsx src/cli/robot-bc.ts --steps 600 --states 16 --out results/robot-bc
 
+import { positiveIntFlag } from './cli-input.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,11 +43,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-const int = (name: string, v: string | undefined): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer, got ${v}`);
-  return n;
-};
+const int = positiveIntFlag;
 const steps = int('steps', values.steps);
 const states = int('states', values.states);
 const evalStates = int('eval-states', values['eval-states']);

@@ -30,7 +30,7 @@ export interface TaskEvaluation {
   /** Mean percentile over the task's scored programs (all k unless some were unscored; NaN if none was). */
   avg: number;
   anyMedal: boolean;
-  /** With options.ladder: the ladder reward of each program and their mean. */
+  /** With options.ladder: the ladder reward of each scored program (unscored ones left out) and their mean. */
   ladder?: number[];
   ladderAvg?: number;
   /** Runs of this task that gave no verdict (left out of avg); absent when none. */

@@ -420,7 +420,7 @@ export class Trainer {
         stopped: group(sampled.samples, g).map((x) => x.stopped),
         wmScores: wm ? group(wm.scores, g) : null,
         wmRewards: wm ? scored.wmRewards[g] : null,
-        realScores: real ? real.map((r) => (isScored(r) ? realReward(r, rule) : 0)) : null,
+        realScores: y[g] && y[g]!.map((v) => v ?? 0),
         statuses: real ? real.map((r) => r.status) : null,
         messages: real ? real.map((r) => (r.status === 'ok' ? null : r.message ?? null)) : null,
         rewards: scored.rewards[g],
