@@ -4,6 +4,7 @@
 // replaced file is refused here with its name instead of failing, or training, further on.
 import { appUrl } from '../primitives/app-root.ts';
 import type { TokenizerJSON } from '../model/tokenizer';
+import { parseLadderReading, READING_FILE, type LadderReading } from '../pipeline/ladder-reading';
 import {
   ModelIntegrityError,
   MODEL_REMEDY,
@@ -77,4 +78,22 @@ export async function loadCommittedModels(base = appUrl('models/'), name = 'publ
     nHeads: manifest.config.nHeads,
     label: `${name} (${manifest.files.map((f) => `${f.name} ${f.sha256.slice(0, 8)}`).join(', ')})`,
   };
+}
+
+/**
+ * The committed world model's reading onto the authors' status ladder (ladder-reading.json, written by
+ * `npm run wm-eval -- --write-reading`), checked against the manifest like a model file; null when the
+ * folder lists none (a models build that was not followed by wm-eval).
+ */
+export async function loadLadderReading(base = appUrl('models/'), name = 'public/models'): Promise<{ reading: LadderReading; fittedOn: string } | null> {
+  const root = new URL(base, self.location.href);
+  const manifestPath = `${name}/manifest.json`;
+  const res = await fetch(new URL('manifest.json', root));
+  if (!res.ok) throw new Error(`no models at ${root.pathname} (manifest.json: HTTP ${res.status})`);
+  const manifest = parseModelsManifest(await res.text(), manifestPath);
+  if (!manifest.files.some((f) => f.name === READING_FILE)) return null;
+  const path = `${name}/${READING_FILE}`;
+  const bytes = await fetchBytes(new URL(READING_FILE, root), path);
+  await verifyModelFile(path, bytes, manifestEntry(manifest, READING_FILE, manifestPath), subtleSha256Hex);
+  return parseLadderReading(new TextDecoder().decode(bytes), path);
 }

@@ -3,6 +3,7 @@
 // on held-out tasks, run for real, never trained on.
 //   npm run wm-eval -- [--models public/models] [--samples FILE.jsonl ...]
 //                      [--outcomes data/models-build/outcomes.jsonl] [--seed 1] [--resamples 1000] [--verifier] [--json]
+//                      [--write-reading]
 // The baselines (constant, compile(), the static verifier, family lookups) and every predictor's
 // reading onto the authors' status ladder are fitted on the training tasks' programs the build ran
 // (src/pipeline/wm-fit-set.ts: composed and broken-on-purpose programs, outcomes from --outcomes).
@@ -13,6 +14,9 @@
 // --verifier adds, per file, the world model behind the free verifier of wmrl-static: a program
 // that static_check.py rejects is predicted 0 (what that preset's reward is), the others keep the
 // world model's score; and how many failed and valid programs the verifier rejected.
+// --write-reading writes the world model's reading onto the authors' ladder (ladder-reading.ts, fitted
+// on the fitting set, without the gate) into the models folder as ladder-reading.json and lists it in
+// its manifest: the Playground reads the status and quality the world model's score stands for from it.
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +29,8 @@ import { reportMarkdown, worldModelReport, type WmReport } from '../pipeline/wm-
 import { baselineTableMarkdown, populationCounts, type PopulationCounts, type PredictorRow } from '../pipeline/baseline-table.ts';
 import { baselineRows, type CheckedProgram } from '../pipeline/wm-baselines.ts';
 import { ladderReward, ladderStatus } from '../pipeline/status-ladder.ts';
+import { fitLadderReading, ladderReadingJSON, READING_FILE } from '../pipeline/ladder-reading.ts';
+import { addListedFile } from '../pipeline/manifest.ts';
 import { cardTaskType } from '../pipeline/sample-summary.ts';
 import { fitSetPrograms, type FitSetSettings } from '../pipeline/wm-fit-set.ts';
 import { OutcomeStore } from '../pipeline/outcome-store.ts';
@@ -55,6 +61,7 @@ async function main(): Promise<void> {
       samples: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       verifier: { type: 'boolean', default: false },
+      'write-reading': { type: 'boolean', default: false },
       outcomes: { type: 'string', default: 'data/models-build/outcomes.jsonl' },
       'fit-programs': { type: 'string', default: '1000' },
       seed: { type: 'string', default: '1' },
@@ -133,6 +140,13 @@ async function main(): Promise<void> {
     console.error(`wm-eval: fitting set ${picked.length} of ${fitSet.programs.length} training-task programs; scoring and checking them`);
     const fitItems = picked.map((p, index): ExecutedSample => ({ taskId: p.taskId, card: p.card, index, temperature: Number.NaN, program: p.program, stopped: true, status: p.status, y: p.y, seconds: 0 }));
     const fit = (await check(fitItems)).checked;
+    if (values['write-reading']) {
+      const rows = fit.map((p) => ({ score: p.wm, status: p.status, reward: p.reward, compiles: p.compiles, blank: p.program.trim() === '' }));
+      const fittedOn = `the world model's scores on ${picked.length} training-task programs the build ran (${fitSummary.failed} failed; a seeded subsample of ${fitSet.programs.length}; in-sample: it trained on them)`;
+      const file = ladderReadingJSON(fitLadderReading(rows), fittedOn);
+      const entry = addListedFile(dir, READING_FILE, new TextEncoder().encode(JSON.stringify(file, null, 1) + '\n'), "the world model's score read onto the authors' status ladder and quality bucket (src/pipeline/ladder-reading.ts; npm run wm-eval -- --write-reading)");
+      console.error(`wm-eval: wrote ${relative(root, join(dir, READING_FILE))} (${entry.bytes} bytes) and listed it in the manifest`);
+    }
     for (const { f, items } of populations) {
       console.error(`wm-eval: ${relative(root, f)}: ${items.length} programs`);
       const { checked, checks, pred } = await check(items);

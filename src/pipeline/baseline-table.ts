@@ -58,7 +58,7 @@ const mean = (groups: readonly (readonly Item[])[], key: 'hit1' | 'hit2' | 'absE
   return all.length ? all.reduce((a, i) => a + i[key], 0) / all.length : Number.NaN;
 };
 
-export function predictorRow(name: string, programs: readonly EvalProgram[], scores: readonly number[], guesses: readonly LadderGuess[], options: BootstrapOptions): PredictorRow {
+export function predictorRow(name: string, programs: readonly EvalProgram[], scores: readonly number[], guesses: readonly Pick<LadderGuess, 'statuses' | 'reward'>[], options: BootstrapOptions): PredictorRow {
   if (scores.length !== programs.length || guesses.length !== programs.length) throw new Error(`predictor ${name}: ${scores.length} scores and ${guesses.length} ladder guesses for ${programs.length} programs`);
   const groups = byTask(programs, (p, i) => ({
     valid: p.valid,

@@ -27,6 +27,16 @@ export function writeManifest(dir: string, files: ManifestFile[], rest: Record<s
   return manifest;
 }
 
+/** Writes `bytes` as `name` into the folder and lists it in its manifest (replacing an older entry of that name). */
+export function addListedFile(dir: string, name: string, bytes: Uint8Array, role: string): ManifestFile {
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8')) as ModelsManifest;
+  writeFileSync(join(dir, name), bytes);
+  const entry = describeFile(dir, name, role);
+  const { format: _f, version: _v, files, ...rest } = manifest;
+  writeManifest(dir, [...files.filter((f) => f.name !== name), entry], rest);
+  return entry;
+}
+
 /** Problems found when checking the manifest against the folder (empty: consistent). */
 export function checkManifest(dir: string): string[] {
   const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8')) as ModelsManifest;

@@ -73,6 +73,8 @@ describe('Playground (#/playground)', () => {
     // The frozen world model's guess, read from the card and the code alone (wasm: SwiftShader is passed over).
     const guess = await text(page, 'result-wm-guess');
     expect(guess).toMatch(/^\d{1,3}\.\d \(× 100: .*without running it.*wasm, \d+ ms/s);
+    // ... and that score read onto the authors' status ladder (the committed ladder-reading.json)
+    expect(await text(page, 'result-wm-status')).toMatch(/^(malformed|syntax error|runtime error|ran without submission|valid)(, quality (low|fair|mid|high))? \(else [a-z ]+; ladder reward [01]\.\d\d: .*training-task programs/s);
   });
 
   it('a crashing program shows its traceback, scores 0, and its text stays in the editor', async () => {

@@ -1,8 +1,11 @@
 // The world model's guess for a Playground run: the frozen scorer of the paper reads the task card and
 // the program text (it never runs the program) and predicts the leaderboard percentile. Shown beside
 // the real, executed score, it makes the world model's strengths and blind spots visible program by
-// program. The worker and the committed models load on the first run only.
-import { loadCommittedModels } from '../../app/models';
+// program. The worker and the committed models load on the first run only. The score is also read
+// onto the authors' status ladder (the committed ladder-reading.json): the status and quality bucket
+// the score stands for, as the authors' world model answers.
+import { loadCommittedModels, loadLadderReading } from '../../app/models';
+import type { LadderGuess, LadderReading } from '../../pipeline/ladder-reading';
 import { startWorldModelWorker, type WorldModelWorkerHandle } from '../../workers/world-model-client';
 import type { WorldModelBackend } from '../../workers/world-model-api';
 
@@ -13,11 +16,23 @@ export interface WorldModelGuess {
   /** True when card + program were longer than the model's context and the program was cut. */
   truncated: boolean;
   ms: number;
+  /** The score read onto the authors' ladder, or why it cannot be (no reading committed, a bad file). */
+  ladder: { guess: LadderGuess; fittedOn: string } | { missing: string };
 }
 
 export class LazyWorldModel {
   private handle: WorldModelWorkerHandle | null = null;
   private ready: Promise<WorldModelWorkerHandle> | null = null;
+  private reading: Promise<{ reading: LadderReading; fittedOn: string } | string> | null = null;
+
+  /** The reading, or why there is none; a failure is reported beside the score, never instead of it. */
+  private ladderReading(): Promise<{ reading: LadderReading; fittedOn: string } | string> {
+    this.reading ??= loadLadderReading().then(
+      (r) => r ?? 'the models folder has no ladder reading (npm run wm-eval -- --write-reading writes one)',
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    return this.reading;
+  }
 
   private start(): Promise<WorldModelWorkerHandle> {
     this.ready ??= (async () => {
@@ -37,12 +52,16 @@ export class LazyWorldModel {
   async guess(card: string, program: string): Promise<WorldModelGuess> {
     const handle = await this.start();
     const r = await handle.api.score([{ card, program }]);
-    return { score: r.scores[0], backend: r.backend, truncated: r.truncated > 0, ms: r.ms };
+    const reading = await this.ladderReading();
+    // Read without the compile gate: the reading was fitted on scores alone.
+    const ladder = typeof reading === 'string' ? { missing: reading } : { guess: reading.reading.read(r.scores[0], { compiles: true, blank: false }), fittedOn: reading.fittedOn };
+    return { score: r.scores[0], backend: r.backend, truncated: r.truncated > 0, ms: r.ms, ladder };
   }
 
   close(): void {
     this.handle?.terminate();
     this.handle = null;
     this.ready = null;
+    this.reading = null;
   }
 }

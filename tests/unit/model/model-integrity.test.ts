@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { loadCommittedModels } from '../../../src/app/models.ts';
+import { loadCommittedModels, loadLadderReading } from '../../../src/app/models.ts';
+import { fitLadderReading, ladderReadingJSON } from '../../../src/pipeline/ladder-reading.ts';
 import { nodeSha256Hex, readVerifiedModels } from '../../../src/cli/model-files.ts';
 import {
   ModelIntegrityError,
@@ -197,5 +198,20 @@ describe('loadCommittedModels (the page), with fetch served from memory', () => 
     served = new Map([...served].filter(([k]) => k !== 'tokenizer.json'));
     served.set('manifest.json', new TextEncoder().encode(manifestFor(modelFiles())));
     await expect(loadCommittedModels('/models/', 'results/x/models')).rejects.toThrow(`results/x/models/tokenizer.json: HTTP 404; the file is missing — ${REMEDY}`);
+  });
+
+  it('the ladder reading: none listed is null, a listed one is checked and parsed, a tampered one is refused by name', async () => {
+    expect(await loadLadderReading()).toBeNull();
+    const rows = [0.1, 0.2, 0.8, 0.9].map((score, i) => ({ score, status: i < 2 ? ('runtime error' as const) : ('valid' as const), reward: i < 2 ? 0.1 : 0.9, compiles: true, blank: false }));
+    const file = new TextEncoder().encode(JSON.stringify(ladderReadingJSON(fitLadderReading(rows, { bins: 2 }), 'four programs')));
+    served.set('ladder-reading.json', file);
+    served.set('manifest.json', new TextEncoder().encode(manifestFor({ ...modelFiles(), 'ladder-reading.json': file })));
+    const r = await loadLadderReading();
+    expect(r?.fittedOn).toBe('four programs');
+    expect(r?.reading.read(0.95, { compiles: true, blank: false }).statuses[0]).toBe('valid');
+    const bad = file.slice();
+    bad[bad.length - 2] ^= 1;
+    served.set('ladder-reading.json', bad);
+    await expect(loadLadderReading()).rejects.toThrow(/^public\/models\/ladder-reading\.json: sha256 .* the file is corrupted or replaced/);
   });
 });

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../../../src/model/checkpoint.ts';
 import { checkManifest, type ModelsManifest } from '../../../src/pipeline/manifest.ts';
+import { parseLadderReading } from '../../../src/pipeline/ladder-reading.ts';
 
 const dir = resolve(import.meta.dirname, '../../../public/models');
 
@@ -12,7 +13,9 @@ describe('committed models', () => {
   it('manifest matches the committed files (bytes, sha256, nothing unlisted)', () => {
     expect(checkManifest(dir)).toEqual([]);
     const manifest = JSON.parse(readFileSync(resolve(dir, 'manifest.json'), 'utf8')) as ModelsManifest;
-    expect(manifest.files.map((f) => f.name).sort()).toEqual(['heldout-samples.jsonl', 'policy.ckpt', 'tokenizer.json', 'world-model.onnx']);
+    expect(manifest.files.map((f) => f.name).sort()).toEqual(['heldout-samples.jsonl', 'ladder-reading.json', 'policy.ckpt', 'tokenizer.json', 'world-model.onnx']);
+    // the world model's reading onto the authors' ladder parses (the Playground reads it)
+    expect(parseLadderReading(readFileSync(resolve(dir, 'ladder-reading.json'), 'utf8'), 'ladder-reading.json').reading.bins.length).toBeGreaterThan(1);
     // small enough for git
     expect(manifest.files.reduce((a, f) => a + f.bytes, 0)).toBeLessThan(20e6);
   });

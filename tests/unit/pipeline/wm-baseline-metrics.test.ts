@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { groupAuc, meanWithinSpearmanValid, pairwiseValid, type GroupItem } from '../../../src/pipeline/group-metrics.ts';
-import { fitLadderReading, type LadderRow } from '../../../src/pipeline/ladder-reading.ts';
+import { fitLadderReading, ladderReadingJSON, parseLadderReading, QUALITY_BUCKETS, qualityBucket, type LadderRow } from '../../../src/pipeline/ladder-reading.ts';
 import { fitMeanLookup } from '../../../src/pipeline/mean-lookup.ts';
 import { programFamily } from '../../../src/pipeline/program-family.ts';
 import { predictorRow, populationCounts, type EvalProgram } from '../../../src/pipeline/baseline-table.ts';
@@ -161,11 +161,46 @@ describe('status ladder', () => {
       expect(g.statuses[0]).not.toBe(g.statuses[1]);
     }
     const gated = fitLadderReading(rows, { bins: 2, gate: true });
-    expect(gated.read(9, { compiles: false, blank: false })).toEqual({ statuses: ['syntax error', 'malformed'], reward: 0 });
+    expect(gated.read(9, { compiles: false, blank: false })).toEqual({ statuses: ['syntax error', 'malformed'], reward: 0, quality: null });
     expect(gated.read(9, { compiles: true, blank: true }).statuses[0]).toBe('malformed');
     // the gate keeps non-compiling programs out of the fit: score 5 now reads as the valid programs' reward
     expect(gated.read(5, { compiles: true, blank: false }).reward).toBeGreaterThan(0.5);
     expect(() => fitLadderReading([row(1, 'syntax error')], { gate: true })).toThrow(/gate/);
+  });
+
+  it('a valid first guess carries the quality bucket of the position it reads; other guesses carry none', () => {
+    expect(QUALITY_BUCKETS.map((_, i) => qualityBucket(i / 4 + 0.01))).toEqual(['low', 'fair', 'mid', 'high']);
+    expect(qualityBucket(1)).toBe('high');
+    expect(() => qualityBucket(1.5)).toThrow(/position/);
+    // valid programs whose position rises with the score, failures below them
+    const rows = [...Array.from({ length: 20 }, (_, i) => row(i / 100, 'runtime error')), ...Array.from({ length: 40 }, (_, i) => row(0.5 + i / 100, 'valid', i / 39))];
+    const r = fitLadderReading(rows, { bins: 4 });
+    expect(r.read(0.05, { compiles: true, blank: false }).quality).toBeNull();
+    expect(r.read(0.52, { compiles: true, blank: false }).quality).toBe('low');
+    expect(r.read(0.89, { compiles: true, blank: false }).quality).toBe('high');
+  });
+
+  it('a reading written as JSON reads back the same guesses, and a broken file is refused by name', () => {
+    const rows = [...Array.from({ length: 30 }, (_, i) => row(i / 100, 'syntax error')), ...Array.from({ length: 30 }, (_, i) => row(0.4 + i / 100, 'ran without submission')), ...Array.from({ length: 40 }, (_, i) => row(0.8 + i / 200, 'valid', i / 40))];
+    for (const gate of [false, true]) {
+      const r = fitLadderReading(rows, { gate });
+      const file = ladderReadingJSON(r, 'test');
+      const back = parseLadderReading(JSON.stringify(file), 'x.json');
+      expect(back.fittedOn).toBe('test');
+      fc.assert(
+        fc.property(fc.double({ min: -1, max: 2, noNaN: true }), fc.boolean(), (s, compiles) => {
+          expect(back.reading.read(s, { compiles, blank: false })).toEqual(r.read(s, { compiles, blank: false }));
+        }),
+      );
+    }
+    const good = ladderReadingJSON(fitLadderReading(rows), 'test');
+    expect(() => parseLadderReading('{', 'm/ladder-reading.json')).toThrow(/m\/ladder-reading.json: not a ladder reading \(not JSON/);
+    expect(() => parseLadderReading(JSON.stringify({ ...good, version: 2 }), 'f')).toThrow(/format or version/);
+    expect(() => parseLadderReading(JSON.stringify({ ...good, cuts: [...good.cuts].reverse() }), 'f')).toThrow(/cuts must increase|one bin/);
+    expect(() => parseLadderReading(JSON.stringify({ ...good, bins: good.bins.slice(1) }), 'f')).toThrow(/one bin more/);
+    expect(() => parseLadderReading(JSON.stringify({ ...good, bins: good.bins.map((b) => ({ ...b, statuses: ['valid', 'winning'] })) }), 'f')).toThrow(/bin 0/);
+    expect(() => parseLadderReading(JSON.stringify({ ...good, reward: { x: good.reward.x, y: good.reward.y.map((v) => 1 - v) } }), 'f')).toThrow(/reward.y must rise/);
+    expect(() => parseLadderReading(JSON.stringify({ ...good, position: { x: [1, 0], y: [0, 1] } }), 'f')).toThrow(/position/);
   });
 });
 
