@@ -1,6 +1,6 @@
-// A canary HTTP server on 127.0.0.1 for boundary tests: it records every request it gets (a sandbox
-// that holds sends none), answers each with a module so an import would succeed, and never keeps
-// the test process alive. And the issue's escape: a program that reaches Function through Pyodide's
+// A canary HTTP server on 127.0.0.1 for boundary tests: it records every connection, request and
+// upgrade it gets (a sandbox that holds makes none), answers each request with a module so an import
+// would succeed, and never keeps the test process alive. And the issue's escape: a program that reaches Function through Pyodide's
 // JS bridge and imports from the canary, which only the sandbox worker's CSP stops.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,9 +14,15 @@ export interface Canary {
 export async function startCanary(): Promise<Canary> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
-    hits.push(req.url ?? '');
+    hits.push(`${req.method} ${req.url}`);
     res.writeHead(200, { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' }).end('export default 1;');
   });
+  // A WebSocket or a bare socket counts too, even when it never completes a request.
+  server.on('upgrade', (req, socket) => {
+    hits.push(`UPGRADE ${req.url}`);
+    socket.destroy();
+  });
+  server.on('connection', () => hits.push('TCP connection'));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   server.unref();
   return {

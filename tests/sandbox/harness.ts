@@ -1,5 +1,7 @@
 // Shared set-up for the sandbox layer: the built app served on 127.0.0.1, headless Chromium on the
 // sandbox harness page (sandbox.html), and helpers to run programs through the real worker pool.
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, serveDist, type Served } from '../e2e/browser';
 import type { PoolOptions, PoolStats } from '../../src/sandbox-pyodide/pool';
@@ -16,6 +18,24 @@ export interface SandboxSession {
   runMany(jobs: SandboxJob[]): Promise<SandboxResult[]>;
   stats(): Promise<PoolStats>;
   close(): Promise<void>;
+}
+
+/** The pool of a harness page (sandbox.html) already loaded in `page`, whichever host served it. */
+export function harnessPool(page: Page): Pick<SandboxSession, 'start' | 'run' | 'runMany' | 'stats'> {
+  return {
+    start: (options = {}) => page.evaluate((o) => window.sandbox.start(o), options),
+    run: (job) => page.evaluate((j) => window.sandbox.run(j), job),
+    runMany: (jobs) => page.evaluate((js) => window.sandbox.runMany(js), jobs),
+    stats: () => page.evaluate(() => window.sandbox.stats()),
+  };
+}
+
+/** The built sandbox worker's script, relative to the app's root (the bundler names it by hash). */
+export function builtWorkerScript(): string {
+  const assets = resolve(import.meta.dirname, '../../dist/assets');
+  const file = readdirSync(assets).find((f) => /^sandbox-worker-[\w-]+\.js$/.test(f));
+  if (!file) throw new Error('dist/assets holds no sandbox-worker-*.js: build the app first');
+  return `assets/${file}`;
 }
 
 /** The harness page of this checkout's build, or (root) of another checkout's build, for a baseline. */
@@ -37,10 +57,7 @@ export async function openSandbox(root?: string): Promise<SandboxSession> {
     page,
     pageErrors,
     consoleErrors,
-    start: (options = {}) => page.evaluate((o) => window.sandbox.start(o), options),
-    run: (job) => page.evaluate((j) => window.sandbox.run(j), job),
-    runMany: (jobs) => page.evaluate((js) => window.sandbox.runMany(js), jobs),
-    stats: () => page.evaluate(() => window.sandbox.stats()),
+    ...harnessPool(page),
     async close() {
       await browser.close();
       await served.close();
