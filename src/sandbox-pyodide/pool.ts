@@ -180,6 +180,8 @@ export class SandboxPool {
   private queue: Pending[] = [];
   private nextJobId = 1;
   private closed = false;
+  /** Why start() failed, if it did: a job submitted to such a pool ends at once with this reason. */
+  private startFailure: string | null = null;
   private readonly counts = {
     submitted: 0,
     settled: 0,
@@ -206,6 +208,17 @@ export class SandboxPool {
 
   /** Loads the runtime once, makes the memory snapshot, starts the workers; resolves when all are ready. */
   async start(): Promise<void> {
+    try {
+      await this.startWorkers();
+    } catch (e) {
+      // run() promises to resolve: jobs queued now or submitted later end 'killed' with the reason.
+      this.startFailure = `the sandbox pool did not start: ${e instanceof Error ? e.message : String(e)}`;
+      for (const p of this.queue.splice(0)) this.settle(p, this.pageResult(p, 'killed', this.startFailure, null));
+      throw e;
+    }
+  }
+
+  private async startWorkers(): Promise<void> {
     this.assets = await loadRuntimeAssets(this.opts.indexURL);
     const t0 = performance.now();
     this.snapshot = await this.makeSnapshotPatiently(this.assets);
@@ -254,8 +267,8 @@ export class SandboxPool {
         timers: [],
       };
       this.counts.submitted++;
-      if (this.closed) {
-        this.settle(p, this.pageResult(p, 'killed', 'the sandbox pool is closed', null));
+      if (this.closed || this.startFailure) {
+        this.settle(p, this.pageResult(p, 'killed', this.startFailure ?? 'the sandbox pool is closed', null));
         return;
       }
       this.queue.push(p);

@@ -315,6 +315,7 @@ export function corpusRefused(open: () => Promise<CorpusHost>): void {
     const labels = await holdLabels(page);
     const attempts = escapeCorpus(canary.url, labelNeedles(labels));
     const files = taskFiles(LABEL_TASK);
+    let lateJob = '';
     const outcomes = await page.evaluate(async (jobs) => {
       const out: ({ refused: string } | { ran: string })[] = [];
       for (const [i, j] of jobs.entries()) {
@@ -329,9 +330,14 @@ export function corpusRefused(open: () => Promise<CorpusHost>): void {
         for (const r of await window.sandbox.runMany(jobs.slice(i))) out.push({ ran: `${r.status}: ${r.stdout} ${r.traceback ?? ''}` });
         break;
       }
+      // A job given to the pool that failed to start still ends, at once, with the reason.
+      const late = await window.sandbox.run(jobs[0]);
       window.sandbox.close();
-      return out;
-    }, attempts.map(([, src]) => job(src, 20_000, files)));
+      return { out, late: `${late.status}: ${late.reason ?? ''}` };
+    }, attempts.map(([, src]) => job(src, 20_000, files))).then((r) => {
+      lateJob = r.late;
+      return r.out;
+    });
     if (outcomes.some((o) => 'ran' in o)) await page.waitForTimeout(STRAY_REQUEST_MS);
     expect(canary.hits, 'requests the canary received').toEqual([]);
     expect(outcomes).toHaveLength(attempts.length);
@@ -342,5 +348,6 @@ export function corpusRefused(open: () => Promise<CorpusHost>): void {
       expect(refused, name).toContain('Content-Security-Policy is not in force');
       expect(refused, name).toContain(SANDBOX_WORKER_CSP);
     }
+    expect(lateJob).toMatch(/^killed: the sandbox pool did not start: .*Content-Security-Policy is not in force/);
   }, 600_000);
 }
