@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { policyFigures, worldModelFigures, type ModelsManifest } from '../../../src/ui/components/model-figures';
 import { defaultEntry, formatInterval, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
 import { PAPER_COUNTERPART } from '../../../src/ui/companion/paper-results';
-import { sideBySide } from '../../../src/ui/companion/side-by-side';
+import { runScale, sideBySide } from '../../../src/ui/companion/side-by-side';
 
 const root = resolve(import.meta.dirname, '../../..');
 // one line per sentence fragment: the README wraps its prose anywhere
@@ -87,6 +87,16 @@ describe('the figures the README quotes are the ones the page prints from the co
       seen.push(preset);
     }
     expect(seen.sort()).toEqual(Object.values(README_ROWS).sort());
+  });
+
+  it("section 6's caption: the run's scale and seeds", () => {
+    const { summary } = shownSummary();
+    const scale = runScale(summary);
+    const [steps, groups, perGroup, k, seeds] = quoted(/was rerun with these models: (\d+) steps, B (\d+) x n (\d+), avg@(\d+) on all \d+ held-out tasks, (\d+) seeds for every row/);
+    expect({ steps, groups, perGroup, k, seeds }).toEqual({
+      steps: String(scale.steps), groups: String(scale.groups), perGroup: String(scale.perGroup), k: String(scale.evalK), seeds: String(scale.seeds.length),
+    });
+    for (const p of summary.presets) expect(p.seeds, `${p.preset}: every row has every seed`).toEqual(scale.seeds);
   });
 
   it('section 6: the compute ratio of claim 1 and the WMRL-GRPO difference of claim 2', () => {
