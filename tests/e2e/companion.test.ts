@@ -1,7 +1,7 @@
 // The companion view (#/paper) in a real browser: every section renders a figure computed by the
 // project's method code, moving a control changes the numbers the figure shows, and the page saves a
 // full-page screenshot for a human to look at.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -92,15 +92,35 @@ describe('the paper, live (#/paper)', () => {
     await setRange(page, 'denoise-readability', 0.9);
     await changed(page, 'denoise-wa', wABlind.toFixed(3));
 
-    // 6. The paper's numbers, labelled as such.
-    expect(await text(page, 'paper-label')).toContain("paper's numbers, not ours");
-    // Our own results come from the committed experiment summary, published at build time.
+    // 6. Ours beside the paper's, in one table whose every label says which side is which. Our own
+    // results come from the committed experiment summary, published at build time.
     const ours = page.locator('[data-testid=ours-table]');
     await ours.waitFor({ timeout: 30_000 });
-    expect(await ours.textContent()).toMatch(/wmrl\s*\d+\s*\d+\.\d \[/);
-    expect(await text(page, 'ours-claim1')).toMatch(/\d\.\d\d \[\d\.\d\d, \d\.\d\d\]×/);
+    expect(await text(page, 'ours-head')).toBe('ours, measured');
+    expect(await text(page, 'paper-head')).toBe("the paper's, reported");
+    expect((await text(page, 'ours-source')).replace(/\s+/g, ' ')).toMatch(/^Ours, measured \(run main-v2: results\/main-v2\/summary\.json, committed; seeds 1–5; 20 steps of B 8 × n 4\): held-out avg@8/);
+    expect((await text(page, 'paper-source')).replace(/\s+/g, ' ')).toMatch(/^The paper's, reported \(its main table and 4B ablations, arXiv 2608\.12564\)/);
+    expect(await text(page, 'paper-why')).toContain('cannot be compared number for number');
+    expect(await page.locator('[data-testid=section-paper] a[href="https://arxiv.org/abs/2608.12564"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=section-paper] a[href="https://github.com/xiyuanyang45/WMRL"]').count()).toBe(1);
+    expect(await page.locator('[data-testid=section-paper]').textContent()).not.toContain("paper's numbers, not ours");
+    // one row holds both sides: our WMRL and the paper's 4B WMRL (GPU-hours, MLE, DSBench)
+    const wmrlRow = ours.locator('tr[data-preset=wmrl] td');
+    expect((await wmrlRow.allTextContents()).slice(-3)).toEqual(['286', '16.4', '28.8']);
+    // a figure shown equals the README's (the README quotes results/main-v2 too)
+    const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const readmeWmrl = readme.match(/^\| WMRL \| ([^|]+) \|/m)?.[1].trim();
+    expect(readmeWmrl).toMatch(/^\d+\.\d \[/);
+    expect((await wmrlRow.nth(2).textContent())?.trim()).toBe(readmeWmrl);
+    const readmeRatio = readme.replace(/\s+/g, ' ').match(/All-real GRPO used ([\d.]+)x (\[[^\]]+\])/);
+    expect(await text(page, 'ours-ratio')).toBe(`${readmeRatio?.[1]} ${readmeRatio?.[2]}×`);
+    mkdirSync(artifacts, { recursive: true });
+    await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-results.png') });
+    // rows only the paper has show a dash on our side
+    const nineB = ours.locator('tr', { hasText: '9B WMRL' }).locator('td');
+    expect((await nineB.allTextContents()).slice(1, 5)).toEqual(['–', '–', '–', '–']);
     // The newest main table comes first; the reader can switch to any other published one.
-    expect(await ours.locator('caption').textContent()).toContain('run main-v2)');
+    expect(await ours.locator('caption').textContent()).toContain('run main-v2:');
     expect(await text(page, 'ours-claim5')).toMatch(/-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]/);
     const names = await page.locator('[data-testid=ours-pick] option').allTextContents();
     expect(names).toEqual(expect.arrayContaining(['main', 'claim4-medium']));
@@ -115,13 +135,12 @@ describe('the paper, live (#/paper)', () => {
     expect(await page.locator('[data-testid=ours-curve] path[fill=none]').count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('[data-testid=ours-curve] .legend').textContent()).toMatch(/wmrl \(\d seeds?\)[\s\S]*grpo-all-real \(\d seeds?\)/);
     await page.selectOption('[data-testid=ours-pick]', 'main');
-    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main)'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main:'));
     // the first models' table has no curve; its claims are decided from its run files (claim 1 holds there)
     expect(await page.locator('[data-testid=ours-curve]').count()).toBe(0);
     const claims = page.locator('[data-testid=ours-claims] tbody tr');
     expect(await claims.count()).toBe(6);
-    expect((await claims.nth(0).textContent())?.trim()).toMatch(/^1\. WMRL needs less compute[\s\S]*grpo-all-real \/ wmrl: 3\.11 \[2\.39, 3\.84\]\s*holds$/);
-    expect(await page.locator('[data-testid=paper-table] tbody tr').count()).toBe(7);
+    expect((await claims.nth(0).textContent())?.trim()).toMatch(/^1\. WMRL needs less compute[\s\S]*grpo-all-real \/ wmrl: 3\.1 \[2\.4, 3\.8\]\s*holds$/);
 
     // Recomputation times, as measured by the page itself.
     const times: Record<string, number> = {};
@@ -135,6 +154,17 @@ describe('the paper, live (#/paper)', () => {
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: resolve(artifacts, 'companion.png'), fullPage: true });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the Overview prints the README's figures about the models (same manifest, same formatting)", async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${app.url}#/`);
+    const shown = page.locator('[data-testid=wm-train-programs]');
+    await shown.waitFor({ timeout: 30_000 });
+    const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(await shown.textContent()).toBe(readme.match(/trained on ([\d,]+) distinct executed programs/)?.[1]);
+    expect(await text(page, 'policy-avg')).toBe(readme.match(/held-out avg@\d+ is ([\d.]+)/)?.[1]);
     await page.close();
   });
 

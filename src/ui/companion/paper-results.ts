@@ -1,5 +1,6 @@
 // The paper's reported numbers (method.md section 5), reproduced verbatim for the companion's last
-// section. These are the PAPER's results, not this project's; nothing here is measured by us.
+// section, and which of our presets each one is reproduced by. These are the PAPER's results, not
+// this project's; nothing here is measured by us.
 
 export interface PaperRow {
   method: string;
@@ -32,3 +33,38 @@ export const PAPER_ABLATIONS: readonly PaperAblation[] = [
   { variant: 'debias only', mle4b: 15.7, ds4b: 28.1, mle9b: 19.4, ds9b: 31.7 },
   { variant: 'both (WMRL)', mle4b: 16.4, ds4b: 28.8, mle9b: 21.6, ds9b: 32.8 },
 ];
+
+/** Where the paper and the authors' code live, for the links the page gives where it names them. */
+export const PAPER_URL = 'https://arxiv.org/abs/2608.12564';
+export const AUTHORS_CODE_URL = 'https://github.com/xiyuanyang45/WMRL';
+
+const mainRow = (method: string): PaperRow => {
+  const row = PAPER_MAIN_TABLE.find((r) => r.method === method);
+  if (!row) throw new Error(`paper-results: no main-table row '${method}'`);
+  return row;
+};
+// An ablation at 4B as a row of the paper's side (the paper gives no GPU-hours for it).
+const ablation4b = (variant: string): PaperRow => {
+  const a = PAPER_ABLATIONS.find((r) => r.variant === variant);
+  if (!a) throw new Error(`paper-results: no ablation '${variant}'`);
+  return { method: `4B ablation: ${variant}`, gpuHours: null, mle: a.mle4b, dsbench: a.ds4b };
+};
+
+/**
+ * The paper's row that a preset of ours reproduces, at the paper's 4B scale; presets the paper has
+ * no row for (the SFT start, our own variants) are absent. The ablations' "both" is 4B WMRL itself.
+ */
+export const PAPER_COUNTERPART: Readonly<Record<string, PaperRow>> = {
+  'grpo-all-real': mainRow('4B GRPO (all real execution)'),
+  'world-model-only': mainRow('4B world model only'),
+  wmrl: mainRow('4B WMRL'),
+  'ablation-neither': ablation4b('neither'),
+  'ablation-denoise-only': ablation4b('denoise only'),
+  'ablation-debias-only': ablation4b('debias only'),
+};
+
+/** Main-table rows no preset of ours reproduces (the 9B runs, the large agents without RL). */
+export function paperOnlyRows(): PaperRow[] {
+  const matched = new Set(Object.values(PAPER_COUNTERPART).map((c) => c.method));
+  return PAPER_MAIN_TABLE.filter((r) => !matched.has(r.method));
+}
