@@ -71,16 +71,10 @@ export async function trainWorldModel(init: Model, tokenizer: Tokenizer, example
   try {
     const targets = options.target === 'task-centred' ? taskCentredTargets(examples) : examples.map((e) => e.y);
     const loss = options.loss ?? 'mse';
-    const taskIds = examples.map((e) => e.taskId);
-    const ran = examples.map((e) => e.valid ?? e.y > 0);
-    const objective = (idx: readonly number[]): Objective => ({
-      kind: 'wm',
-      targets: idx.map((i) => targets[i]),
-      loss,
-      ...(loss === 'pairwise' ? { ranking: { groups: idx.map((i) => taskIds[i]), ran: idx.map((i) => ran[i]), weight: options.pairWeight ?? 1 } } : {}),
-    });
+    const objective = worldModelObjective(examples, targets, options);
     const rowsPerTask = options.rowsPerTask ?? (loss === 'pairwise' ? 4 : undefined);
     const lengths = seqs.map((s) => s.tokens.length);
+    const taskIds = examples.map((e) => e.taskId);
     const epochBatches = rowsPerTask ? (r: Rng) => groupedPairBatches(taskIds, lengths, options.batchSize, rowsPerTask, r) : undefined;
     await trainSteps(engine, seqs, objective, { ...options, epochBatches }, rng, ({ step, loss: value }) => {
       curve.push({ step, loss: value });
@@ -90,6 +84,22 @@ export async function trainWorldModel(init: Model, tokenizer: Tokenizer, example
   } finally {
     await engine.dispose();
   }
+}
+
+/**
+ * The objective of a batch of example indices: the targets, the loss, and for 'pairwise' each row's
+ * task and whether it ran (a failure enters no pair), weighted by pairWeight (default 1).
+ */
+export function worldModelObjective(examples: readonly Pick<WmExample, 'taskId' | 'y' | 'valid'>[], targets: readonly number[], options: Pick<WmTrainOptions, 'loss' | 'pairWeight'>): (idx: readonly number[]) => Objective {
+  const loss = options.loss ?? 'mse';
+  return (idx) => ({
+    kind: 'wm',
+    targets: idx.map((i) => targets[i]),
+    loss,
+    ...(loss === 'pairwise'
+      ? { ranking: { groups: idx.map((i) => examples[i].taskId), ran: idx.map((i) => examples[i].valid ?? examples[i].y > 0), weight: options.pairWeight ?? 1 } }
+      : {}),
+  });
 }
 
 /** y - mean of its task's y + mean of all y, clamped to [0, 1]. */
