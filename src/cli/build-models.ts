@@ -1,6 +1,7 @@
 // `npm run build:models`: the models pipeline (src/pipeline/run-pipeline.ts) from the command line.
 //   tsx src/cli/build-models.ts [--seed 1] [--config small] [--stage all|<stage>|<from>..<to>] [--quick]
-//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--wm-loss mse|bce] [--wm-target percentile|task-centred] [--wm-lr X] [--splice-per-task K] [--composed-per-task K]
+//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--wm-loss mse|bce|pairwise] [--wm-pair-weight X] [--wm-rows-per-task K]
+//                               [--wm-target percentile|task-centred] [--wm-lr X] [--splice-per-task K] [--composed-per-task K]
 //                               [--validate-only TAG] [--samples-per-task K] [--threads N]
 //                               [--out public/models] [--work .cache/models-build]
 //                               [--world-model-from DIR]  (export: take DIR's world model, same tokenizer required)
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
       'wm-steps': { type: 'string' },
       'wm-epochs': { type: 'string' },
       'wm-loss': { type: 'string' },
+      'wm-pair-weight': { type: 'string' },
+      'wm-rows-per-task': { type: 'string' },
       'wm-target': { type: 'string' },
       'wm-lr': { type: 'string' },
       'validate-only': { type: 'string' },
@@ -60,8 +63,20 @@ async function main(): Promise<void> {
   }
   if (values['wm-epochs']) settings.wm.epochs = Number(values['wm-epochs']);
   if (values['wm-loss']) {
-    if (values['wm-loss'] !== 'mse' && values['wm-loss'] !== 'bce') throw new Error(`--wm-loss must be mse or bce, got ${values['wm-loss']}`);
-    settings.wm.loss = values['wm-loss'];
+    const loss = values['wm-loss'];
+    if (loss !== 'mse' && loss !== 'bce' && loss !== 'pairwise') throw new Error(`--wm-loss must be mse, bce or pairwise, got ${loss}`);
+    settings.wm.loss = loss;
+  }
+  if (values['wm-pair-weight'] !== undefined) {
+    if (settings.wm.loss !== 'pairwise') throw new Error('--wm-pair-weight weighs the pairwise term: it needs --wm-loss pairwise');
+    const w = Number(values['wm-pair-weight']);
+    if (!(w >= 0 && Number.isFinite(w)) || values['wm-pair-weight'].trim() === '') throw new Error(`--wm-pair-weight must be a number >= 0, got ${values['wm-pair-weight']}`);
+    settings.wm.pairWeight = w;
+  }
+  if (values['wm-rows-per-task'] !== undefined) {
+    const k = Number(values['wm-rows-per-task']);
+    if (!(Number.isInteger(k) && k >= 2 && k <= settings.wm.batchSize)) throw new Error(`--wm-rows-per-task must be a whole number from 2 to the batch size ${settings.wm.batchSize}, got ${values['wm-rows-per-task']}`);
+    settings.wm.rowsPerTask = k;
   }
   if (values['wm-target'] !== undefined && values['wm-target'] !== 'percentile') {
     if (values['wm-target'] !== 'task-centred') throw new Error(`--wm-target must be percentile or task-centred, got ${values['wm-target']}`);

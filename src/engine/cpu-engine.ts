@@ -9,6 +9,8 @@
 import type { ModelConfig } from '../model/config.ts';
 import type { Model } from '../model/init.ts';
 import type { WorldModelLossKind } from '../model/losses.ts';
+import { validateWorldModelTargets } from '../model/losses.ts';
+import { pairwiseTerms, validateRanking } from '../model/pairwise-rank-loss.ts';
 import { clipByGlobalNorm, globalNorm } from '../model/ops.ts';
 import type { ParameterLayout } from '../model/parameter-layout.ts';
 import { buildLayout } from '../model/parameter-layout.ts';
@@ -37,6 +39,8 @@ export class CpuEngine implements PolicyEngine {
   private lmEval: Promise<OnnxTrainingSession> | null = null;
   private wmTrain: Promise<OnnxTrainingSession> | null = null;
   private wmBceTrain: Promise<OnnxTrainingSession> | null = null;
+  private wmLogitTrain: Promise<OnnxTrainingSession> | null = null;
+  private wmLogitEval: Promise<OnnxTrainingSession> | null = null;
   private decoder: Promise<ort.InferenceSession> | null = null;
   /** weights version the decoder session was built from; bumped by update and setWeights */
   private decoderVersion = -1;
@@ -71,9 +75,13 @@ export class CpuEngine implements PolicyEngine {
   private lmEvalSession(): Promise<OnnxTrainingSession> {
     return (this.lmEval ??= OnnxTrainingSession.create(this.config, this.layout, 'lm', false));
   }
-  private wmTrainSession(loss: WorldModelLossKind): Promise<OnnxTrainingSession> {
+  private wmTrainSession(loss: Exclude<WorldModelLossKind, 'pairwise'>): Promise<OnnxTrainingSession> {
     if (loss === 'bce') return (this.wmBceTrain ??= OnnxTrainingSession.create(this.config, this.layout, 'wm-bce'));
     return (this.wmTrain ??= OnnxTrainingSession.create(this.config, this.layout, 'wm'));
+  }
+  private wmLogitSession(backward: boolean): Promise<OnnxTrainingSession> {
+    if (!backward) return (this.wmLogitEval ??= OnnxTrainingSession.create(this.config, this.layout, 'wm-logit-grad', false));
+    return (this.wmLogitTrain ??= OnnxTrainingSession.create(this.config, this.layout, 'wm-logit-grad'));
   }
   /**
    * The decoding graph with the CURRENT weights as initializers: onnxruntime pre-packs constant
@@ -141,6 +149,7 @@ export class CpuEngine implements PolicyEngine {
     validateSequenceBatch(batch);
     const { B } = batch;
     if (objective.kind === 'wm') {
+      if (objective.loss === 'pairwise') return this.pairwiseGradients(batch, objective);
       if (objective.targets.length !== B) throw new Error(`cpu engine: ${objective.targets.length} targets for ${B} sequences`);
       const session = await this.wmTrainSession(objective.loss ?? 'mse');
       const grads = new Float32Array(this.layout.totalLength);
@@ -170,6 +179,40 @@ export class CpuEngine implements PolicyEngine {
     const pass = await this.lmRuns(session, batch, c.coef, true);
     const terms = current ? c : rlCoefficients(batch, objective, pass.logProbs);
     return { loss: terms.loss, grads: pass.grads, count: c.tokens, policyLoss: terms.policyLoss, meanKl: terms.meanKl, clipFraction: terms.clipFraction };
+  }
+
+  /**
+   * The pairwise world-model objective couples rows that may fall in different chunks, so it runs
+   * in two passes: a forward over the chunks for every row's score and logit, the loss and its
+   * gradient on each logit in TypeScript (pairwiseTerms, shared with the reference loss), then a
+   * backward over the chunks of sum_b dlogit_b * z_b, whose parameter gradients add up exactly.
+   */
+  private async pairwiseGradients(batch: SequenceBatch, objective: Extract<Objective, { kind: 'wm' }>): Promise<GradientResult> {
+    const { B } = batch;
+    validateWorldModelTargets(objective.targets, B, 'cpu engine');
+    if (!objective.ranking) throw new Error("cpu engine: the 'pairwise' world-model loss needs each row's group and ran flag (ranking)");
+    validateRanking(objective.ranking, B, 'cpu engine');
+    const scores = new Float32Array(B);
+    const logits = new Float32Array(B);
+    const chunks = this.chunks(batch).map(({ start, end, width }) => {
+      const tokens = new Int32Array((end - start) * width);
+      this.pack(batch.tokens, batch, start, end, width, tokens);
+      return { start, end, width, tokens, lengths: batch.lengths.slice(start, end) };
+    });
+    const forwardOnly = await this.wmLogitSession(false);
+    for (const c of chunks) {
+      const pass = await forwardOnly.wmLogitGrad(this.params, c.tokens, c.end - c.start, c.width, c.lengths, new Float32Array(c.end - c.start));
+      scores.set(pass.scores, c.start);
+      logits.set(pass.logits, c.start);
+    }
+    const terms = pairwiseTerms(scores, logits, objective.targets, objective.ranking);
+    const session = await this.wmLogitSession(true);
+    const grads = new Float32Array(this.layout.totalLength);
+    for (const c of chunks) {
+      const pass = await session.wmLogitGrad(this.params, c.tokens, c.end - c.start, c.width, c.lengths, terms.dLogits.subarray(c.start, c.end));
+      for (let i = 0; i < grads.length; i++) grads[i] += pass.grads[i];
+    }
+    return { loss: terms.loss, grads, count: B, pointwiseLoss: terms.pointwise, pairwiseLoss: terms.pairwise, pairs: terms.pairs };
   }
 
   async update(batch: SequenceBatch, objective: Objective, options: UpdateOptions): Promise<UpdateResult> {
@@ -288,8 +331,8 @@ export class CpuEngine implements PolicyEngine {
   }
 
   async dispose(): Promise<void> {
-    for (const s of [this.lmTrain, this.lmEval, this.wmTrain, this.wmBceTrain]) if (s) await (await s).release();
+    for (const s of [this.lmTrain, this.lmEval, this.wmTrain, this.wmBceTrain, this.wmLogitTrain, this.wmLogitEval]) if (s) await (await s).release();
     if (this.decoder) await (await this.decoder).release();
-    this.lmTrain = this.lmEval = this.wmTrain = this.wmBceTrain = this.decoder = null;
+    this.lmTrain = this.lmEval = this.wmTrain = this.wmBceTrain = this.wmLogitTrain = this.wmLogitEval = this.decoder = null;
   }
 }

@@ -5,6 +5,7 @@ import type { ModelConfig } from '../model/config.ts';
 import type { Uniform } from '../model/init.ts';
 import type { AdamWConfig } from '../model/ops.ts';
 import type { RlLossOptions, WorldModelLossKind } from '../model/losses.ts';
+import type { WithinGroupRanking } from '../model/pairwise-rank-loss.ts';
 import type { SequenceBatch } from '../model/sequence-batch.ts';
 import type { OptimizerState } from '../training/ports.ts';
 
@@ -36,8 +37,11 @@ export interface EngineSample {
 export type Objective =
   | { kind: 'sft' }
   | ({ kind: 'rl' } & RlLossOptions)
-  /** the world model's score head against targets in [0, 1]; loss 'mse' (default) or 'bce' */
-  | { kind: 'wm'; targets: ArrayLike<number>; loss?: WorldModelLossKind };
+  /**
+   * the world model's score head against targets in [0, 1]; loss 'mse' (default), 'bce', or
+   * 'pairwise' (mse plus a within-group ranking term: needs `ranking`, src/model/pairwise-rank-loss.ts)
+   */
+  | { kind: 'wm'; targets: ArrayLike<number>; loss?: WorldModelLossKind; ranking?: WithinGroupRanking };
 
 export interface UpdateOptions {
   adamw: AdamWConfig;
@@ -51,6 +55,10 @@ export interface GradientResult {
   grads: Float32Array;
   /** tokens (or sequences, for 'wm') that entered the loss */
   count: number;
+  /** pairwise world-model loss only: its squared-error part, its ranking part (before lambda), and the pairs it compared */
+  pointwiseLoss?: number;
+  pairwiseLoss?: number;
+  pairs?: number;
   /** RL only */
   policyLoss?: number;
   meanKl?: number;

@@ -9,13 +9,16 @@
 //        kl is the k3 estimator of KL(pi || pi_ref) per token: exp(d) - d - 1 with d = logp_ref - logp
 //        (unbiased for samples from pi, always >= 0, gradient 1 - exp(d) per token).
 //        Both forms have the same gradient at rho = 1 (on-policy); only their values differ.
-// World model: L = (1/B) sum_b (s_b - y_b)^2, s_b the score head at the last real token.
+// World model: L = (1/B) sum_b (s_b - y_b)^2, s_b the score head at the last real token; or binary
+//        cross-entropy; or the squared error plus a within-task pairwise term (pairwise-rank-loss.ts).
 
 import type { Model } from './init.ts';
 import { crossEntropyBackward, crossEntropyForward } from './ops.ts';
 import type { SequenceBatch } from './sequence-batch.ts';
 import { validateSequenceBatch } from './sequence-batch.ts';
-import { backward, forward, lmLogits, lmLogitsBackward, scoreHead, scoreHeadBackward } from './transformer.ts';
+import type { WithinGroupRanking } from './pairwise-rank-loss.ts';
+import { pairwiseTerms, validateRanking } from './pairwise-rank-loss.ts';
+import { backward, forward, lmLogits, lmLogitsBackward, scoreHead, scoreHeadBackward, scoreHeadLogitBackward, scoreHeadLogits } from './transformer.ts';
 import type { ForwardCache } from './transformer.ts';
 
 export interface LossResult {
@@ -228,30 +231,41 @@ export function worldModelScores(model: Model, batch: SequenceBatch): Float32Arr
 }
 
 /**
- * The world model's losses, both minimised by s = E[y] (failures y = 0, so E[y] = P(run) x E[score
- * given it runs]): 'mse' mean squared error; 'bce' binary cross-entropy with soft targets, whose
- * gradient on the logit is s - y, so it does not fade where the sigmoid saturates on a wrong answer.
+ * The world model's losses. 'mse' and 'bce' are both minimised by s = E[y] (failures y = 0, so E[y]
+ * = P(run) x E[score given it runs]): 'mse' mean squared error; 'bce' binary cross-entropy with soft
+ * targets, whose gradient on the logit is s - y, so it does not fade where the sigmoid saturates on
+ * a wrong answer. 'pairwise' is 'mse' plus lambda times a logistic loss on the logit differences of
+ * same-task pairs of programs that ran (pairwise-rank-loss.ts); it needs the rows' groups.
  */
-export type WorldModelLossKind = 'mse' | 'bce';
+export type WorldModelLossKind = 'mse' | 'bce' | 'pairwise';
 
 /** Keeps log finite when a float32 sigmoid rounds to 0 or 1 (the loss value only; the gradient is exact). */
 export const BCE_EPS = 1e-7;
 
-/** The world-model loss of the score head against targets in [0, 1]. */
+/** The world-model loss of the score head against targets in [0, 1]; 'pairwise' needs `ranking`. */
 export function worldModelLoss(
   model: Model,
   batch: SequenceBatch,
   targets: ArrayLike<number>,
   withGrads = true,
   kind: WorldModelLossKind = 'mse',
+  ranking?: WithinGroupRanking,
 ): LossResult & { scores: Float32Array } {
   validateSequenceBatch(batch);
-  if (targets.length !== batch.B) throw new Error(`worldModelLoss: ${targets.length} targets for ${batch.B} sequences`);
-  for (let b = 0; b < batch.B; b++) {
-    if (!(targets[b] >= 0 && targets[b] <= 1)) throw new Error(`worldModelLoss: target ${targets[b]} of row ${b} is outside [0, 1]`);
-  }
+  validateWorldModelTargets(targets, batch.B, 'worldModelLoss');
   const cache = forward(model, batch.tokens, batch.B, batch.T);
   const scores = scoreHead(model, cache, batch.lengths);
+  if (kind === 'pairwise') {
+    if (!ranking) throw new Error("worldModelLoss: the 'pairwise' loss needs each row's group and ran flag (ranking)");
+    validateRanking(ranking, batch.B, 'worldModelLoss');
+    const terms = pairwiseTerms(scores, scoreHeadLogits(model, cache, batch.lengths), targets, ranking);
+    if (!withGrads) return { loss: terms.loss, grads: null, scores };
+    const grads = new Float32Array(model.layout.totalLength);
+    const dHidden = new Float32Array(cache.hidden.length);
+    scoreHeadLogitBackward(model, cache, batch.lengths, terms.dLogits, dHidden, grads);
+    backward(model, cache, dHidden, grads);
+    return { loss: terms.loss, grads, scores };
+  }
   let loss = 0;
   const dScores = new Float32Array(batch.B);
   for (let b = 0; b < batch.B; b++) {
@@ -275,4 +289,12 @@ export function worldModelLoss(
   scoreHeadBackward(model, cache, batch.lengths, scores, dScores, dHidden, grads);
   backward(model, cache, dHidden, grads);
   return { loss, grads, scores };
+}
+
+/** One target in [0, 1] per row, or a clear error. */
+export function validateWorldModelTargets(targets: ArrayLike<number>, B: number, where: string): void {
+  if (targets.length !== B) throw new Error(`${where}: ${targets.length} targets for ${B} sequences`);
+  for (let b = 0; b < B; b++) {
+    if (!(targets[b] >= 0 && targets[b] <= 1)) throw new Error(`${where}: target ${targets[b]} of row ${b} is outside [0, 1]`);
+  }
 }

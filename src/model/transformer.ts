@@ -16,7 +16,7 @@ import {
   matmul,
 } from './ops.ts';
 import type { LayerNormForward } from './ops.ts';
-import { scoreHeadBackward as scoreHeadOpBackward, scoreHeadForward } from './ops/scoreHead.ts';
+import { scoreHeadBackward as scoreHeadOpBackward, scoreHeadForward, scoreHeadLogitBackward as scoreHeadOpLogitBackward, scoreHeadLogits as scoreHeadOpLogits } from './ops/scoreHead.ts';
 import { layerViewNames, view } from './parameter-layout.ts';
 
 export interface LayerCache {
@@ -256,12 +256,32 @@ export function scoreHeadBackward(
   const w = view(model.layout, model.params, 'score.w');
   const rows = lastRows(cache, lengths);
   const h = gatherRows(cache.hidden, rows, C);
-  const { dx, dw, db } = scoreHeadOpBackward(dScores, scores, h, w, cache.B, C);
-  addInto(view(model.layout, grads, 'score.w'), dw);
-  view(model.layout, grads, 'score.b')[0] += db;
-  for (let b = 0; b < cache.B; b++) {
+  addScoreHeadGrads(model, rows, scoreHeadOpBackward(dScores, scores, h, w, cache.B, C), dHidden, grads);
+}
+
+/** The score head's logits z [B] (score = sigmoid(z)), for losses written on the logits. */
+export function scoreHeadLogits(model: Model, cache: ForwardCache, lengths: Int32Array): Float64Array {
+  const C = model.config.dModel;
+  const w = view(model.layout, model.params, 'score.w');
+  const bias = view(model.layout, model.params, 'score.b')[0];
+  return scoreHeadOpLogits(gatherRows(cache.hidden, lastRows(cache, lengths), C), w, bias, cache.B, C);
+}
+
+/** Backward of scoreHeadLogits given dz [B] (the loss's gradient on each logit): adds into grads and dHidden. */
+export function scoreHeadLogitBackward(model: Model, cache: ForwardCache, lengths: Int32Array, dz: ArrayLike<number>, dHidden: Float32Array, grads: Float32Array): void {
+  const C = model.config.dModel;
+  const w = view(model.layout, model.params, 'score.w');
+  const rows = lastRows(cache, lengths);
+  addScoreHeadGrads(model, rows, scoreHeadOpLogitBackward(dz, gatherRows(cache.hidden, rows, C), w, cache.B, C), dHidden, grads);
+}
+
+function addScoreHeadGrads(model: Model, rows: readonly number[], g: { dx: Float32Array; dw: Float32Array; db: number }, dHidden: Float32Array, grads: Float32Array): void {
+  const C = model.config.dModel;
+  addInto(view(model.layout, grads, 'score.w'), g.dw);
+  view(model.layout, grads, 'score.b')[0] += g.db;
+  for (let b = 0; b < rows.length; b++) {
     const o = rows[b] * C;
-    for (let c = 0; c < C; c++) dHidden[o + c] += dx[b * C + c];
+    for (let c = 0; c < C; c++) dHidden[o + c] += g.dx[b * C + c];
   }
 }
 

@@ -57,7 +57,7 @@ export interface PipelineSettings {
    */
   samples: { perTask: number; temperatures: number[]; heldoutPerTask: number; heldoutTemperature: number; heldoutTemperatures: number[]; mutantsPerTask: number; wrongTypePerTask: number; syntaxPerTask: number; splicePerTask: number; composedPerTask: number; topK: number; timeoutMs: number; poolSize: number; execute: boolean };
   /** epochs, when set, fixes the step count from the number of examples (steps is then ignored) */
-  wm: { steps: number; epochs?: number; loss: WorldModelLossKind; target?: 'task-centred'; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
+  wm: { steps: number; epochs?: number; loss: WorldModelLossKind; pairWeight?: number; rowsPerTask?: number; target?: 'task-centred'; batchSize: number; peakLr: number; warmup: number; weightDecay: number; maxGradNorm: number; holdOutTasks: number };
   /** restrict to these task ids (quick runs); undefined = all */
   tasks?: string[];
   threads?: number;

@@ -1,5 +1,5 @@
 // The optimisation loop both pipeline trainings share (SFT and the world model): seeded
-// length-grouped batches, warmup-then-decay learning rate, one engine update per step. Only the
+// length-grouped batches (or the caller's epoch of batches), warmup-then-decay learning rate, one engine update per step. Only the
 // objective differs, so it is a function of the batch's indices.
 
 import type { Objective, PolicyEngine } from '../engine/policy-engine.ts';
@@ -14,6 +14,8 @@ export interface TrainStepsOptions {
   warmup: number;
   weightDecay: number;
   maxGradNorm: number;
+  /** one epoch of batches (indices); default lengthGroupedBatches of batchSize */
+  epochBatches?: (rng: Rng) => number[][];
 }
 
 export interface TrainStep {
@@ -36,7 +38,7 @@ export async function trainSteps(
   const lengths = seqs.map((s) => s.tokens.length);
   let queue: number[][] = [];
   for (let step = 0; step < options.steps; step++) {
-    if (queue.length === 0) queue = lengthGroupedBatches(lengths, options.batchSize, rng);
+    if (queue.length === 0) queue = options.epochBatches ? options.epochBatches(rng) : lengthGroupedBatches(lengths, options.batchSize, rng);
     const idx = queue.shift() as number[];
     const batch = makeSequenceBatch(idx.map((i) => ({ tokens: seqs[i].tokens, programStart: seqs[i].programStart })));
     const lr = learningRate(step, options.steps, options.peakLr, options.warmup);

@@ -5,12 +5,15 @@
 // app runs), not from the training graph.
 
 import { CpuEngine } from '../engine/cpu-engine.ts';
+import type { Objective } from '../engine/policy-engine.ts';
 import type { Model } from '../model/init.ts';
 import type { WorldModelLossKind } from '../model/losses.ts';
 import { exportWorldModel } from '../model/onnx/export.ts';
 import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
+import type { Rng } from '../primitives/random.ts';
 import { deriveSeed, mulberry32, sampleIndices } from '../primitives/random.ts';
+import { groupedPairBatches } from './batches.ts';
 import { meanAbsoluteError, pairwiseAccuracy, spearman } from './rank-metrics.ts';
 import { trainSteps, type TrainStepsOptions } from './train-steps.ts';
 import type { WmExample } from './wm-data.ts';
@@ -18,8 +21,19 @@ import { worldModelReport, type WmReport } from './wm-report.ts';
 
 export interface WmTrainOptions extends TrainStepsOptions {
   seed: number;
-  /** 'mse' (default) or 'bce'; both minimised by E[y] = P(run) x E[score | it runs] */
+  /**
+   * 'mse' (default) or 'bce', both minimised by E[y] = P(run) x E[score | it runs]; or 'pairwise',
+   * 'mse' plus pairWeight x a logistic loss on same-task pairs of programs that ran
+   * (src/model/pairwise-rank-loss.ts), on batches of rowsPerTask programs per task
+   */
   loss?: WorldModelLossKind;
+  /** lambda of the 'pairwise' loss (default 1) */
+  pairWeight?: number;
+  /**
+   * Batches of batchSize / rowsPerTask tasks x rowsPerTask programs (groupedPairBatches) instead of
+   * length-grouped ones that mix tasks; default 4 with the 'pairwise' loss, off otherwise.
+   */
+  rowsPerTask?: number;
   /**
    * What the score head is trained towards: the percentile y (default), or 'task-centred', y minus its
    * task's mean plus the overall mean (clamped to [0, 1]). GRPO only uses the ranking inside a group,
@@ -56,15 +70,36 @@ export async function trainWorldModel(init: Model, tokenizer: Tokenizer, example
   const t0 = performance.now();
   try {
     const targets = options.target === 'task-centred' ? taskCentredTargets(examples) : examples.map((e) => e.y);
-    const objective = (idx: readonly number[]) => ({ kind: 'wm' as const, targets: idx.map((i) => targets[i]), loss: options.loss ?? 'mse' });
-    await trainSteps(engine, seqs, objective, options, rng, ({ step, loss }) => {
-      curve.push({ step, loss });
-      if (step % 10 === 1 || step === options.steps) log(`wm step ${step}/${options.steps} mse ${loss.toFixed(4)} ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    const loss = options.loss ?? 'mse';
+    const objective = worldModelObjective(examples, targets, options);
+    const rowsPerTask = options.rowsPerTask ?? (loss === 'pairwise' ? 4 : undefined);
+    const lengths = seqs.map((s) => s.tokens.length);
+    const taskIds = examples.map((e) => e.taskId);
+    const epochBatches = rowsPerTask ? (r: Rng) => groupedPairBatches(taskIds, lengths, options.batchSize, rowsPerTask, r) : undefined;
+    await trainSteps(engine, seqs, objective, { ...options, epochBatches }, rng, ({ step, loss: value }) => {
+      curve.push({ step, loss: value });
+      if (step % 10 === 1 || step === options.steps) log(`wm step ${step}/${options.steps} ${loss} loss ${value.toFixed(4)} ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     });
     return { model: { ...init, params: await engine.getWeights() }, curve, seconds: (performance.now() - t0) / 1000, truncated: seqs.filter((s) => s.truncated).length };
   } finally {
     await engine.dispose();
   }
+}
+
+/**
+ * The objective of a batch of example indices: the targets, the loss, and for 'pairwise' each row's
+ * task and whether it ran (a failure enters no pair), weighted by pairWeight (default 1).
+ */
+export function worldModelObjective(examples: readonly Pick<WmExample, 'taskId' | 'y' | 'valid'>[], targets: readonly number[], options: Pick<WmTrainOptions, 'loss' | 'pairWeight'>): (idx: readonly number[]) => Objective {
+  const loss = options.loss ?? 'mse';
+  return (idx) => ({
+    kind: 'wm',
+    targets: idx.map((i) => targets[i]),
+    loss,
+    ...(loss === 'pairwise'
+      ? { ranking: { groups: idx.map((i) => examples[i].taskId), ran: idx.map((i) => examples[i].valid ?? examples[i].y > 0), weight: options.pairWeight ?? 1 } }
+      : {}),
+  });
 }
 
 /** y - mean of its task's y + mean of all y, clamped to [0, 1]. */

@@ -12,6 +12,10 @@
 //        loss = mean_b (score_b - targets_b)^2; outputs loss, score [B], grad.<tensor> for every tensor.
 //  'wm-bce'  as 'wm', loss = -mean_b [t log s + (1 - t) log(1 - s)] (s clipped for the value only);
 //        the gradient on the head's logit is (s - t) / B.
+//  'wm-logit-grad'  inputs params [N], tokens [B, T], lengths [B], dlogit [B]: the caller's gradient
+//        of its loss on each row's logit z (a loss that couples rows, such as the pairwise one,
+//        which a run over a chunk of rows cannot compute); loss = sum_b dlogit_b * z_b, whose
+//        parameter gradients are the caller's loss's; outputs loss, score [B], logit [B], grad.<tensor>.
 // grad.wpe covers positions 0..T-1 only ([T, C]); the caller places it in the flat array.
 
 import type { ModelConfig } from '../config.ts';
@@ -19,10 +23,10 @@ import { headDim, mlpWidth } from '../config.ts';
 import { BCE_EPS } from '../losses.ts';
 import type { ParameterLayout } from '../parameter-layout.ts';
 import { GraphBuilder } from './graph-builder.ts';
-import type { DecoderValues, LayerNormValues, WeightRef } from './transformer-graph.ts';
+import type { DecoderValues, LayerNormValues, ScoreValues, WeightRef } from './transformer-graph.ts';
 import { causalBias, decoder, embed, flatInputWeights, leadingPositions, lmHead, scoreHead } from './transformer-graph.ts';
 
-export type TrainingLoss = 'lm' | 'wm' | 'wm-bce';
+export type TrainingLoss = 'lm' | 'wm' | 'wm-bce' | 'wm-logit-grad';
 
 export const gradName = (tensor: string): string => `grad.${tensor}`;
 
@@ -127,6 +131,14 @@ function decoderBackward(g: GraphBuilder, config: ModelConfig, w: WeightRef, sin
   sink.add('wpe', reduceSum(g, dx, [0]));
 }
 
+/** The score head's backward from dL/dz [B]: adds dw, db into the sink; returns dHidden [B, T, C]. */
+function scoreHeadBackwardFromLogit(g: GraphBuilder, config: ModelConfig, w: WeightRef, sink: GradSink, head: ScoreValues, dz: string): string {
+  sink.add('score.w', g.op('Reshape', [g.op('MatMul', [g.op('Unsqueeze', [dz, g.i64([0])]), head.hLast]), g.i64([config.dModel])]));
+  sink.add('score.b', reduceSum(g, dz, [0], 1));
+  const dhLast = g.op('Mul', [g.op('Unsqueeze', [dz, g.i64([1])]), w('score.w')]);
+  return g.op('Mul', [g.op('Unsqueeze', [head.lastOneHot, g.i64([2])]), g.op('Unsqueeze', [dhLast, g.i64([1])])]);
+}
+
 export interface TrainingGraph {
   bytes: Uint8Array;
   loss: TrainingLoss;
@@ -167,6 +179,14 @@ export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout,
       sink.add('wte', g.op('Gemm', [dLogits, hidden2d], { transA: 1 }));
       return g.op('Reshape', [g.op('MatMul', [dLogits, w('wte')]), g.op('Shape', [dec.hidden])]);
     };
+  } else if (loss === 'wm-logit-grad') {
+    const lengths = g.input('lengths', 'int64', ['B']);
+    const dz = g.input('dlogit', 'float', ['B']);
+    const head = scoreHead(g, config, w, dec.hidden, tokens, lengths);
+    g.output(g.op('ReduceSum', [g.op('Mul', [dz, head.logit])], { keepdims: 0 }), 'loss', 'float', []);
+    g.output(head.score, 'score', 'float', ['B']);
+    g.output(g.op('Identity', [head.logit]), 'logit', 'float', ['B']);
+    headBackward = () => scoreHeadBackwardFromLogit(g, config, w, sink, head, dz);
   } else {
     const lengths = g.input('lengths', 'int64', ['B']);
     const targets = g.input('targets', 'float', ['B']);
@@ -185,10 +205,7 @@ export function buildTrainingGraph(config: ModelConfig, layout: ParameterLayout,
       const dz = loss === 'wm'
         ? g.op('Mul', [g.op('Div', [g.op('Mul', [err, g.f32([2])]), batch]), g.op('Mul', [head.score, g.op('Sub', [g.f32([1]), head.score])])])
         : g.op('Div', [err, batch]);
-      sink.add('score.w', g.op('Reshape', [g.op('MatMul', [g.op('Unsqueeze', [dz, g.i64([0])]), head.hLast]), g.i64([config.dModel])]));
-      sink.add('score.b', reduceSum(g, dz, [0], 1));
-      const dhLast = g.op('Mul', [g.op('Unsqueeze', [dz, g.i64([1])]), w('score.w')]);
-      return g.op('Mul', [g.op('Unsqueeze', [head.lastOneHot, g.i64([2])]), g.op('Unsqueeze', [dhLast, g.i64([1])])]);
+      return scoreHeadBackwardFromLogit(g, config, w, sink, head, dz);
     };
   }
   if (!backward) return { bytes: g.encode(`WMRL evaluation graph (${loss}): loss only.`), loss, gradOutputs: [] };

@@ -21,6 +21,14 @@ export interface WmPass {
   grads: Float32Array;
 }
 
+export interface WmLogitGradPass {
+  /** sum_b dlogit_b * z_b */
+  loss: number;
+  scores: Float32Array;
+  logits: Float32Array;
+  grads: Float32Array;
+}
+
 export class OnnxTrainingSession {
   private constructor(
     readonly config: ModelConfig,
@@ -64,7 +72,7 @@ export class OnnxTrainingSession {
   }
 
   async wm(params: Float32Array, tokens: Int32Array, B: number, T: number, lengths: Int32Array, targets: ArrayLike<number>): Promise<WmPass> {
-    if (this.loss === 'lm') throw new Error('training session: this session computes the LM loss');
+    if (this.loss !== 'wm' && this.loss !== 'wm-bce') throw new Error(`training session: this session computes the ${this.loss} loss, not a world-model loss on targets`);
     const out = await this.session.run({
       params: floatTensor(params, [params.length]),
       tokens: int64Tensor(tokens, [B, T]),
@@ -72,6 +80,23 @@ export class OnnxTrainingSession {
       targets: floatTensor(Float32Array.from(targets), [B]),
     });
     return { loss: floatData(out.loss, 'loss')[0], scores: floatData(out.score, 'score').slice(), grads: this.gather(out, T) };
+  }
+
+  /**
+   * Scores, logits and the parameter gradients of sum_b dlogit[b] * z_b: the backward of any loss
+   * whose gradient on each logit the caller computed (a forward-only session: dlogit zeros, scores
+   * and logits only).
+   */
+  async wmLogitGrad(params: Float32Array, tokens: Int32Array, B: number, T: number, lengths: Int32Array, dlogit: ArrayLike<number>): Promise<WmLogitGradPass> {
+    if (this.loss !== 'wm-logit-grad') throw new Error(`training session: this session computes the ${this.loss} loss, not the backward of a given logit gradient`);
+    if (dlogit.length !== B) throw new Error(`training session: ${dlogit.length} logit gradients for ${B} rows`);
+    const out = await this.session.run({
+      params: floatTensor(params, [params.length]),
+      tokens: int64Tensor(tokens, [B, T]),
+      lengths: int64Tensor(lengths, [B]),
+      dlogit: floatTensor(Float32Array.from(dlogit), [B]),
+    });
+    return { loss: floatData(out.loss, 'loss')[0], scores: floatData(out.score, 'score').slice(), logits: floatData(out.logit, 'logit').slice(), grads: this.gather(out, T) };
   }
 
   private gather(out: ort.InferenceSession.ReturnType, T: number): Float32Array {

@@ -197,6 +197,8 @@ export interface ScoreValues {
   lastOneHot: string;
   /** hidden state at the last real position [B, C] */
   hLast: string;
+  /** the logit before the sigmoid [B] */
+  logit: string;
 }
 
 /** Score head: sigmoid(score.w . hidden[b, lengths[b] - 1] + score.b), as in transformer.ts scoreHead. */
@@ -207,6 +209,6 @@ export function scoreHead(g: GraphBuilder, config: ModelConfig, w: WeightRef, hi
   const picked = g.op('MatMul', [g.op('Unsqueeze', [lastOneHot, g.i64([1])]), hidden]);
   const hLast = g.op('Reshape', [picked, g.i64([-1, config.dModel])]);
   const z = g.op('Add', [g.op('MatMul', [hLast, w('score.w')]), w('score.b')]);
-  return { score: g.op('Sigmoid', [z]), lastOneHot, hLast };
+  return { score: g.op('Sigmoid', [z]), lastOneHot, hLast, logit: z };
 }
 

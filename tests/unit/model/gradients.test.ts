@@ -32,6 +32,16 @@ describe('reference backward matches central finite differences on tiny', () => 
     expect(report.worst.error, JSON.stringify(report.worst)).toBeLessThan(TOL);
   });
 
+  it('world-model squared error plus the within-task pairwise term (pairs cross no group, skip a failure)', () => {
+    const model = tinyTestModel(4);
+    const batch = tinyBatch(model, 5, 4);
+    const targets = [0.2, 0.9, 0.5, 0];
+    const ranking = { groups: ['a', 'a', 'b', 'a'], ran: [true, true, true, false], weight: 2 };
+    const { grads } = worldModelLoss(model, batch, targets, true, 'pairwise', ranking);
+    const report = checkGradient(model, () => worldModelLoss(model, batch, targets, false, 'pairwise', ranking).loss, grads!, indicesPerView(model, 3, testRng(6)));
+    expect(report.worst.error, JSON.stringify(report.worst)).toBeLessThan(TOL);
+  });
+
   it('RL without clipping', () => {
     const model = tinyTestModel(7);
     const batch = tinyBatch(model, 8);

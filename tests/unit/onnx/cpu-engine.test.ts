@@ -35,4 +35,28 @@ describe('CPU engine specifics', () => {
     await chunked.dispose();
   });
 
+  it("the 'pairwise' world-model loss, its pairs split across row chunks, gives the reference loss and gradients, unlike 'mse'", async () => {
+    // 20 tokens per run and rows of up to 12: one row per chunk, so every pair couples two runs
+    const chunked = CpuEngine.fromModel(model, { maxTokensPerRun: 20 });
+    const batch = conformanceBatch(model, 5, 12, 31);
+    const targets = [0.3, 0.8, 0.6, 0, 0.1];
+    const ranking = { groups: ['t1', 't1', 't2', 't1', 't1'], ran: [true, true, true, false, true], weight: 1.5 };
+    const want = worldModelLoss(model, batch, targets, true, 'pairwise', ranking);
+    const mse = worldModelLoss(model, batch, targets, true, 'mse');
+    const got = await chunked.gradients(batch, { kind: 'wm', targets, loss: 'pairwise', ranking });
+    expect(got.loss).toBeCloseTo(want.loss, 5);
+    expect(got.pairs).toBe(3);
+    expect(got.count).toBe(5);
+    const scale = Math.max(...want.grads!.map(Math.abs));
+    expect(maxAbsDiff(got.grads, want.grads!)).toBeLessThan(1e-4 * scale);
+    expect(maxAbsDiff(got.grads, mse.grads!)).toBeGreaterThan(1e-2 * scale);
+    // weight 0: exactly the squared error's objective
+    const zero = await chunked.gradients(batch, { kind: 'wm', targets, loss: 'pairwise', ranking: { ...ranking, weight: 0 } });
+    expect(zero.loss).toBeCloseTo(mse.loss, 5);
+    expect(maxAbsDiff(zero.grads, mse.grads!)).toBeLessThan(1e-4 * Math.max(...mse.grads!.map(Math.abs)));
+    await expect(chunked.gradients(batch, { kind: 'wm', targets, loss: 'pairwise' })).rejects.toThrow(/needs each row's group and ran flag/);
+    await expect(chunked.gradients(batch, { kind: 'wm', targets, loss: 'pairwise', ranking: { ...ranking, groups: ['t1'] } })).rejects.toThrow(/one group and one ran flag per row/);
+    await chunked.dispose();
+  });
+
 });
