@@ -11,11 +11,11 @@ import { sftLoss, tokenLogProbs, worldModelScores } from '../src/model/losses.ts
 import { matmul } from '../src/model/ops.ts';
 import { sample } from '../src/model/sampling.ts';
 import { Tokenizer } from '../src/model/tokenizer.ts';
-import { CpuEngine } from '../src/engine/cpu-engine.ts';
+import { CpuEngine } from '../src/engine/cpu/cpu-engine.ts';
 import { exportWorldModel } from '../src/model/onnx/export.ts';
 import { GraphBuilder } from '../src/model/onnx/graph-builder.ts';
-import { configureOrt, createWasmSession, floatTensor, ort } from '../src/model/onnx/ort-runtime.ts';
-import { WorldModelRunner } from '../src/model/onnx/world-model-runner.ts';
+import { configureOrt, createWasmSession, floatTensor, ort } from '../src/engine/onnx/ort-runtime.ts';
+import { WorldModelRunner } from '../src/engine/onnx/world-model-runner.ts';
 import { mulberry32 } from '../src/primitives/random.ts';
 import { benchPrograms, benchPrompts, best, randomBatch } from './measure.ts';
 import { startNodeWebGpu } from './node-webgpu.ts';

@@ -13,7 +13,7 @@ import { sample } from '../../src/model/sampling.ts';
 import { makeSequenceBatch, type SequenceBatch } from '../../src/model/sequence-batch.ts';
 import { forward, lmLogits } from '../../src/model/transformer.ts';
 import { readFloat32 } from '../../src/gpu/buffers.ts';
-import { GpuPolicyEngine } from '../../src/gpu/engine/gpu-policy-engine.ts';
+import { GpuPolicyEngine } from '../../src/engine/webgpu/gpu-policy-engine.ts';
 import { deriveSeed, mulberry32 } from '../../src/primitives/random.ts';
 import { closeness, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
