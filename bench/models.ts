@@ -8,7 +8,7 @@ import type { ConfigName } from '../src/model/config.ts';
 import { namedConfig } from '../src/model/config.ts';
 import { createModel } from '../src/model/init.ts';
 import { sftLoss, tokenLogProbs, worldModelScores } from '../src/model/losses.ts';
-import { matmul } from '../src/model/ops.ts';
+import { matmul } from '../src/model/ops/reference-ops.ts';
 import { sample } from '../src/model/sampling.ts';
 import { Tokenizer } from '../src/model/tokenizer.ts';
 import { CpuEngine } from '../src/engine/cpu/cpu-engine.ts';

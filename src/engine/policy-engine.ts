@@ -3,7 +3,7 @@
 
 import type { ModelConfig } from '../model/config.ts';
 import type { Uniform } from '../model/init.ts';
-import type { AdamWConfig } from '../model/ops.ts';
+import type { AdamWConfig } from '../model/ops/reference-ops.ts';
 import type { RlLossOptions, WorldModelLossKind } from '../model/losses.ts';
 import type { WithinGroupRanking } from '../model/pairwise-rank-loss.ts';
 import type { SequenceBatch } from '../model/sequence-batch.ts';

@@ -4,7 +4,7 @@
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import type { Model } from '../model/init.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
-import { hashString } from '../tasks/seeded-random.ts';
+import { hashString } from '../primitives/random.ts';
 import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 export interface SampledProgram {

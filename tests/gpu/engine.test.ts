@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { namedConfig } from '../../src/model/config.ts';
 import { createModel, type Model } from '../../src/model/init.ts';
 import { rlLoss, sftLoss, tokenLogProbs, worldModelLoss, worldModelScores } from '../../src/model/losses.ts';
-import { adamwStep, clipByGlobalNorm, globalNorm } from '../../src/model/ops.ts';
+import { adamwStep, clipByGlobalNorm, globalNorm } from '../../src/model/ops/reference-ops.ts';
 import { view } from '../../src/model/parameter-layout.ts';
 import { sample } from '../../src/model/sampling.ts';
 import { makeSequenceBatch, type SequenceBatch } from '../../src/model/sequence-batch.ts';

@@ -11,7 +11,7 @@ import type { Model } from '../../model/init.ts';
 import type { WorldModelLossKind } from '../../model/losses.ts';
 import { validateWorldModelTargets } from '../../model/losses.ts';
 import { pairwiseTerms, validateRanking } from '../../model/pairwise-rank-loss.ts';
-import { clipByGlobalNorm, globalNorm } from '../../model/ops.ts';
+import { clipByGlobalNorm, globalNorm } from '../../model/ops/reference-ops.ts';
 import type { ParameterLayout } from '../../model/parameter-layout.ts';
 import { buildLayout } from '../../model/parameter-layout.ts';
 import { sampleFromLogits } from '../../model/sampling.ts';

@@ -9,7 +9,7 @@
 
 import type { ModelConfig } from '../../model/config.ts';
 import type { Uniform } from '../../model/init.ts';
-import type { AdamWConfig } from '../../model/ops.ts';
+import type { AdamWConfig } from '../../model/ops/reference-ops.ts';
 import type { SequenceBatch } from '../../model/sequence-batch.ts';
 import { validateSequenceBatch } from '../../model/sequence-batch.ts';
 import { SPECIAL_TOKENS } from '../../model/tokenizer.ts';

@@ -9,7 +9,7 @@ import { worldModelScores } from '../../../src/model/losses.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import type { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { trainTokenizer } from '../../../src/model/tokenizer-training.ts';
-import { hashString } from '../../../src/tasks/seeded-random.ts';
+import { hashString } from '../../../src/primitives/random.ts';
 import { PolicyHost } from '../../../src/workers/policy-host.ts';
 import type {
   ExecutionRequest, ExecutionResult, ExecutorPort, MedalName, PolicyPort, PolicyUpdateRequest, ScorePair, StaticCheck, TaskSource, TaskView, VerifierPort, WorldModelPort,
