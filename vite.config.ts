@@ -44,10 +44,13 @@ function stamp(): Plugin {
       taken = sourceStamp(import.meta.dirname);
     },
     closeBundle() {
-      if (taken) writeFileSync(resolve(outDir, STAMP_FILE), `${JSON.stringify(taken)}\n`);
+      if (taken) writeFileSync(resolve(outDir, STAMP_FILE), `${JSON.stringify({ ...taken, harness: HARNESS })}\n`);
     },
   };
 }
+
+/** Whether this build carries the test harness page (npm test and the browser tests build with it). */
+const HARNESS = process.env.WMRL_HARNESS === '1';
 
 // Build timings are noise on a shared 2-core machine, not warnings.
 const quietTimings = { bundlerTimings: false };
@@ -63,7 +66,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     rolldownOptions: {
-      input: { main: 'index.html', sandbox: 'sandbox.html', appHarness: 'app-harness.html', experiment: 'experiment.html' },
+      // The trainer's e2e page (src/harness) is test code: only test builds (WMRL_HARNESS=1) carry it.
+      input: { main: 'index.html', sandbox: 'sandbox.html', experiment: 'experiment.html', ...(HARNESS ? { appHarness: 'app-harness.html' } : {}) },
       checks: quietTimings,
     },
   },

@@ -1,4 +1,4 @@
-// The 'webgpu' backend of the model benchmarks: the WebGPU policy engine (src/gpu/engine) through the
+// The 'webgpu' backend of the model benchmarks: the WebGPU policy engine (src/engine/webgpu) through the
 // PolicyEngine calls the trainer uses (logProbs, gradients, update, sample) and its score-only
 // world-model forward (worldModelScores), plus the engine's GPU allocation and the process RSS.
 // Imports src/gpu: load it dynamically after startNodeWebGpu() (bench/node-webgpu.ts).
@@ -10,7 +10,7 @@ import type { Model } from '../src/model/init.ts';
 import { makeSequenceBatch } from '../src/model/sequence-batch.ts';
 import { Tokenizer } from '../src/model/tokenizer.ts';
 import type { GpuContext } from '../src/primitives/webgpu-device.ts';
-import { GpuPolicyEngine } from '../src/gpu/engine/gpu-policy-engine.ts';
+import { GpuPolicyEngine } from '../src/engine/webgpu/gpu-policy-engine.ts';
 import { mulberry32 } from '../src/primitives/random.ts';
 import { benchPrograms, benchPrompts, best, randomBatch } from './measure.ts';
 

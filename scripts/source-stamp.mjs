@@ -42,12 +42,16 @@ export function builtStamp(root, outDir = 'dist') {
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null;
 }
 
-/** Why dist/ does not match the sources (missing, unstamped, built from other sources), or null when it does. */
-export function staleDistReason(root, outDir = 'dist') {
+/**
+ * Why dist/ does not match the sources (missing, unstamped, built from other sources, or, when
+ * `harness` is asked for, built without the test harness page), or null when it does.
+ */
+export function staleDistReason(root, outDir = 'dist', { harness = false } = {}) {
   if (!existsSync(resolve(root, outDir, 'index.html'))) return `${outDir}/ is missing`;
   const built = builtStamp(root, outDir);
   if (!built) return `${outDir}/ has no ${STAMP_FILE} (built before stamps, or by hand)`;
   const now = sourceStamp(root);
   if (built.sha256 !== now.sha256) return `${outDir}/ was built from other sources (${relative(root, resolve(root, outDir))}/${STAMP_FILE} ${built.sha256.slice(0, 12)}, sources now ${now.sha256.slice(0, 12)})`;
+  if (harness && built.harness !== true) return `${outDir}/ was built without the test harness page (a published build; tests build with WMRL_HARNESS=1)`;
   return null;
 }

@@ -1,7 +1,7 @@
 // `npm test`: every layer a user's change can break, in the order that fails fastest.
 //   1. types (svelte-check over src, tests, bench)
 //   2. Chromium present (installed as root when missing)
-//   3. build the app (the browser layers test what a user is served)
+//   3. build the app (the browser layers test what a user is served, plus the trainer's harness page)
 //   4. vitest: unit, gpu (Dawn on SwiftShader in Node), e2e (headless Chromium)
 import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -10,17 +10,17 @@ const bin = (name) => `node_modules/.bin/${name}`;
 const steps = [
   ['types', bin('svelte-check'), ['--tsconfig', './tsconfig.json', '--fail-on-warnings', '--output', 'human']],
   ['chromium', null, ensureChromium],
-  ['build', bin('vite'), ['build', '--logLevel', 'warn']],
+  ['build', bin('vite'), ['build', '--logLevel', 'warn'], { WMRL_HARNESS: '1' }],
   ['tests', bin('vitest'), ['run', ...process.argv.slice(2)]],
 ];
 
-for (const [name, cmd, args] of steps) {
+for (const [name, cmd, args, env] of steps) {
   const t0 = Date.now();
   console.log(`\n== ${name}`);
   if (cmd === null) {
     args();
   } else {
-    const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+    const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
     if (r.status !== 0) {
       console.error(`\n== ${name} failed (exit ${r.status ?? r.signal})`);
       process.exit(r.status ?? 1);

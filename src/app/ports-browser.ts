@@ -2,8 +2,9 @@
 // grader on the page (hidden labels are read here and never enter a worker), and the task registry.
 // The policy port is src/workers/policy-client.ts (workerPolicyPort).
 import type { SandboxPool } from '../sandbox-pyodide/pool';
-import { missingPredictionsMessage, type SandboxResult } from '../sandbox-pyodide/protocol';
-import { gradePredictions, type GraderTask } from '../tasks/grader';
+import type { SandboxResult } from '../sandbox-pyodide/protocol';
+import { gradeRun, runReward } from '../sandbox-pyodide/run-grade';
+import type { GraderTask } from '../tasks/grader';
 import { programInputs } from '../tasks/task-builder';
 import type { LoadedTask, TaskRegistry } from '../tasks/task-registry';
 import type { ProgramInputs } from '../tasks/task-types';
@@ -52,11 +53,11 @@ export class SandboxExecutor implements ExecutorPort {
   }
 
   private grade(data: TaskData, r: SandboxResult): Omit<ExecutionResult, 'busyMs' | 'startMs' | 'workerId'> {
-    if (r.status !== 'ok') return { score: 0, status: r.status, medal: null, message: r.reason ?? r.traceback?.split('\n').slice(-2).join(' ') };
-    if (r.predictionsCsv === undefined) return { score: 0, status: 'invalid', medal: null, message: missingPredictionsMessage(r) };
-    const g = gradePredictions(data.grader, r.predictionsCsv);
-    if (g.status !== 'ok') return { score: 0, status: 'invalid', medal: null, message: g.message };
-    return { score: g.percentile, status: 'ok', medal: g.medal };
+    const g = gradeRun(r, data.grader);
+    if (g.status === 'ok') return { score: runReward(g), status: 'ok', medal: g.medal };
+    // The groups table has one line for it: the pool's reason, else the traceback's last two lines.
+    const message = g.status === 'invalid' ? g.message : (r.reason ?? r.traceback?.split('\n').slice(-2).join(' '));
+    return { score: 0, status: g.status, medal: null, message };
   }
 
   async run(requests: readonly ExecutionRequest[]): Promise<ExecutionResult[]> {

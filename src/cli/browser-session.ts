@@ -24,13 +24,15 @@ const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--us
  * Builds dist/ unless it was built from these sources (or always, with `force`), then checks the
  * result: a tool or test must never run on a stale build. Returns why it built, or null.
  */
-export function ensureFreshDist(opts: { root?: string; force?: boolean; log?: (line: string) => void } = {}): string | null {
+export function ensureFreshDist(opts: { root?: string; force?: boolean; harness?: boolean; log?: (line: string) => void } = {}): string | null {
   const root = opts.root ?? PROJECT_ROOT;
-  const why = opts.force ? 'asked to rebuild' : staleDistReason(root);
+  const harness = opts.harness ?? false;
+  const why = opts.force ? 'asked to rebuild' : staleDistReason(root, 'dist', { harness });
   if (!why) return null;
-  (opts.log ?? console.error)(`${why}: building the app (vite build) ...`);
-  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  const still = r.status === 0 ? staleDistReason(root) : `vite build failed (exit ${r.status ?? r.signal})`;
+  (opts.log ?? console.error)(`${why}: building the app (vite build${harness ? ', with the test harness page' : ''}) ...`);
+  const env = harness ? { ...process.env, WMRL_HARNESS: '1' } : process.env;
+  const r = spawnSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env });
+  const still = r.status === 0 ? staleDistReason(root, 'dist', { harness }) : `vite build failed (exit ${r.status ?? r.signal})`;
   if (still) throw new Error(`dist/ cannot be used: ${still}`);
   return why;
 }

@@ -1,6 +1,5 @@
 // The CLIs' side of model integrity: reads a models folder from disk and checks every required file
 // against the folder's manifest (size, sha256 with node:crypto) through the checks the page uses.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import {
@@ -12,10 +11,7 @@ import {
   verifyModelFile,
   type ModelsManifest,
 } from '../model/model-integrity.ts';
-
-export function nodeSha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+import { sha256Hex } from '../pipeline/manifest.ts';
 
 export interface VerifiedModels {
   manifest: ModelsManifest;
@@ -45,7 +41,7 @@ export async function readVerifiedModels(dir: string, base = process.cwd(), reme
   for (const name of REQUIRED_MODEL_FILES) {
     const entry = manifestEntry(manifest, name, manifestPath, remedy);
     const bytes = readOrExplain(join(dir, name), shown(name), remedy);
-    await verifyModelFile(shown(name), bytes, entry, nodeSha256Hex, remedy);
+    await verifyModelFile(shown(name), bytes, entry, sha256Hex, remedy);
     files[name] = bytes;
   }
   return { manifest, files };
@@ -60,5 +56,5 @@ export async function verifyListedFile(dir: string, name: string, manifest: Mode
   const entry = manifest.files.find((f) => f.name === name);
   if (!entry) return;
   const shown = relative(base, join(dir, name)) || name;
-  await verifyModelFile(shown, readOrExplain(join(dir, name), shown, remedy), entry, nodeSha256Hex, remedy);
+  await verifyModelFile(shown, readOrExplain(join(dir, name), shown, remedy), entry, sha256Hex, remedy);
 }

@@ -13,7 +13,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Tokenizer, type TokenizerJSON } from '../model/tokenizer.ts';
-import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
+import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import { createCustomTask } from '../tasks/byo-data.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskDataError } from '../tasks/task-errors.ts';

@@ -19,7 +19,7 @@ import { behaviourCloningExamples } from '../embodied/policy-data.ts';
 import { renderScene } from '../embodied/renderer.ts';
 import { runEpisodes, type Episode } from '../embodied/rollout.ts';
 import { ALL_TASKS, HELDOUT_TASKS, TRAIN_TASKS, type RobotTask } from '../embodied/tasks.ts';
-import { CpuEngine } from '../engine/cpu-engine.ts';
+import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import { saveCheckpoint } from '../model/checkpoint.ts';
 import { namedConfig } from '../model/config.ts';
 import { createModel } from '../model/init.ts';

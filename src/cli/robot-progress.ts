@@ -15,12 +15,12 @@ import { progressEpisodes, type ProgressEpisode } from '../embodied/progress-dat
 import { renderScene } from '../embodied/renderer.ts';
 import { denseReward } from '../embodied/shaping.ts';
 import { ALL_TASKS, HELDOUT_TASKS, TRAIN_TASKS } from '../embodied/tasks.ts';
-import { CpuEngine } from '../engine/cpu-engine.ts';
+import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import { saveCheckpoint } from '../model/checkpoint.ts';
 import { namedConfig } from '../model/config.ts';
 import { createModel, type Model } from '../model/init.ts';
 import { exportWorldModel } from '../model/onnx/export.ts';
-import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
+import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
 import { pearson, rocAuc, spearman } from '../pipeline/rank-metrics.ts';
 import { trainSteps } from '../pipeline/train-steps.ts';

@@ -17,15 +17,16 @@ import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
-import { gradePredictions, type GradeResult, type GraderTask } from '../tasks/grader.ts';
+import type { GraderTask } from '../tasks/grader.ts';
 import { scorePredictions, type Leaderboard } from '../tasks/leaderboard.ts';
 import { createCustomTask } from '../tasks/byo-data.ts';
 import { programInputs } from '../tasks/task-builder.ts';
 import { TaskDataError } from '../tasks/task-errors.ts';
 import type { BuiltTask, TaskMeta } from '../tasks/task-types.ts';
-import { missingPredictionsMessage, type SandboxFiles, type SandboxResult } from '../sandbox-pyodide/protocol.ts';
+import type { SandboxFiles, SandboxResult } from '../sandbox-pyodide/protocol.ts';
+import { gradeRun } from '../sandbox-pyodide/run-grade.ts';
 import { leaderboardOnTheSpot, type PopulationProgress, type PopulationRun } from '../sandbox-pyodide/leaderboard-on-the-spot.ts';
-import type { PopulationRequest } from '../sandbox-pyodide/test-page.ts';
+import type { PopulationRequest } from '../sandbox-pyodide/headless-page.ts';
 
 import { ensureFreshDist, launchChromium, serveDist, type ServedDist } from './browser-session.ts';
 import { InputError, readCsvInput, readInput } from './cli-input.ts';
@@ -226,30 +227,19 @@ async function main(): Promise<void> {
     throw new Error(`every reference program failed on this task, so it has no leaderboard (first failure: ${leaderboard.failed[0]?.message ?? 'none'})`);
   }
 
-  let graded: GradeResult | null = null;
-  if (result.status === 'ok' && result.predictionsCsv !== undefined) {
-    const labels = built ? built.labels : (grader as GraderTask).labels;
-    graded = gradePredictions({ meta, labels, leaderboard: leaderboard ?? { entries: [] } }, result.predictionsCsv);
-  }
-  const ranked = graded?.status === 'ok' && leaderboard !== null;
-  const error =
-    result.status !== 'ok'
-      ? (result.traceback ?? result.reason ?? result.status)
-      : result.predictionsCsv === undefined
-        ? missingPredictionsMessage(result)
-        : graded?.status === 'invalid'
-          ? graded.message
-          : undefined;
+  const labels = built ? built.labels : (grader as GraderTask).labels;
+  const g = gradeRun(result, { meta, labels, leaderboard });
+  const error = g.status === 'ok' ? undefined : g.message;
   const out = {
     task: taskId,
     type: meta.type,
     status: result.status,
     metric: meta.metric,
     direction: meta.direction,
-    value: graded?.status === 'ok' ? graded.value : undefined,
+    value: g.status === 'ok' ? g.value : undefined,
     // A program that fails or writes invalid predictions scores 0 (trueScore); with no leaderboard there is no percentile.
-    percentile: ranked && graded?.status === 'ok' ? graded.percentile : error && (leaderboard || wantLeaderboard) ? 0 : undefined,
-    medal: ranked && graded?.status === 'ok' ? graded.medal : null,
+    percentile: g.status === 'ok' ? (g.percentile ?? undefined) : leaderboard || wantLeaderboard ? 0 : undefined,
+    medal: g.status === 'ok' ? g.medal : null,
     seconds: result.seconds,
     leaderboard: leaderboard && lbSource ? summarise(leaderboard, lbSource) : undefined,
     error,

@@ -22,7 +22,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
-import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
+import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import { Tokenizer, type TokenizerJSON } from '../model/tokenizer.ts';
 import { readExecutedSamples, type ExecutedSample } from '../pipeline/executed-samples.ts';
 import { reportMarkdown, worldModelReport, type WmReport } from '../pipeline/wm-report.ts';

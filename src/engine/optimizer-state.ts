@@ -1,7 +1,12 @@
 // Checks an AdamW state before an engine adopts it: a state from another model size would otherwise
 // be copied partly (CPU) or fail deep inside a buffer write (WebGPU).
 
-import type { OptimizerState } from './policy-engine.ts';
+/** AdamW state, plain data (for checkpoints); null in a weights-only checkpoint (the moments restart). */
+export interface OptimizerState {
+  step: number;
+  m: Float32Array;
+  v: Float32Array;
+}
 
 export function validateOptimizerState(state: OptimizerState, parameters: number, who: string): void {
   if (state.m.length !== parameters || state.v.length !== parameters) {

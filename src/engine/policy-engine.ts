@@ -3,13 +3,11 @@
 
 import type { ModelConfig } from '../model/config.ts';
 import type { Uniform } from '../model/init.ts';
-import type { AdamWConfig } from '../model/ops.ts';
+import type { AdamWConfig } from '../model/ops/reference-ops.ts';
 import type { RlLossOptions, WorldModelLossKind } from '../model/losses.ts';
 import type { WithinGroupRanking } from '../model/pairwise-rank-loss.ts';
 import type { SequenceBatch } from '../model/sequence-batch.ts';
-import type { OptimizerState } from '../training/ports.ts';
-
-export type { OptimizerState };
+import type { OptimizerState } from './optimizer-state.ts';
 
 export interface EngineSampleOptions {
   /** Stop after this many new tokens (also at the context length). */

@@ -1,6 +1,6 @@
 // AdamW with global-norm clipping on the GPU, matching adamwStep / clipByGlobalNorm in src/model/ops.ts.
 import kernel from './kernels/adamw.wgsl?raw';
-import type { AdamWConfig } from '../model/ops.ts';
+import type { AdamWConfig } from '../model/ops/reference-ops.ts';
 import { createStorageBuffer } from './buffers.ts';
 import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
 

@@ -5,8 +5,8 @@
 
 import { appUrl } from '../primitives/app-root.ts';
 import { startWorldModelWorker } from '../workers/world-model-client';
-import { WorldModelRunner } from '../model/onnx/world-model-runner';
-import type { WorldModelPair } from '../model/onnx/world-model-runner';
+import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
+import type { WorldModelPair } from '../engine/onnx/world-model-runner.ts';
 import { Tokenizer } from '../model/tokenizer';
 import type { TokenizerJSON } from '../model/tokenizer';
 

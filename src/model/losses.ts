@@ -13,7 +13,7 @@
 //        cross-entropy; or the squared error plus a within-task pairwise term (pairwise-rank-loss.ts).
 
 import type { Model } from './init.ts';
-import { crossEntropyBackward, crossEntropyForward } from './ops.ts';
+import { crossEntropyBackward, crossEntropyForward } from './ops/reference-ops.ts';
 import type { SequenceBatch } from './sequence-batch.ts';
 import { validateSequenceBatch } from './sequence-batch.ts';
 import type { WithinGroupRanking } from './pairwise-rank-loss.ts';

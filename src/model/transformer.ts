@@ -14,8 +14,8 @@ import {
   layerNormBackward,
   layerNormForward,
   matmul,
-} from './ops.ts';
-import type { LayerNormForward } from './ops.ts';
+} from './ops/reference-ops.ts';
+import type { LayerNormForward } from './ops/reference-ops.ts';
 import { scoreHeadBackward as scoreHeadOpBackward, scoreHeadForward, scoreHeadLogitBackward as scoreHeadOpLogitBackward, scoreHeadLogits as scoreHeadOpLogits } from './ops/scoreHead.ts';
 import { layerViewNames, view } from './parameter-layout.ts';
 

@@ -4,7 +4,7 @@
 
 import { referencePrograms } from '../sandbox-pyodide/reference-programs.ts';
 import type { TaskIndexEntry } from '../tasks/task-index.ts';
-import { hashString } from '../tasks/seeded-random.ts';
+import { hashString } from '../primitives/random.ts';
 import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 import { composeProgram } from './program-composer.ts';
 import { syntheticCard } from './synthetic-card.ts';

@@ -2,10 +2,8 @@
 // grades them here with the hidden labels: y = leaderboard percentile, 0 when the program fails,
 // times out or writes invalid predictions (trueScore).
 
-import { missingPredictionsMessage, type SandboxJob, type SandboxResult } from '../sandbox-pyodide/protocol.ts';
-import { gradePredictions, trueScore } from '../tasks/grader.ts';
-import type { GradeResult } from '../tasks/grader.ts';
-import { scorePredictions } from '../tasks/leaderboard.ts';
+import type { SandboxJob, SandboxResult } from '../sandbox-pyodide/protocol.ts';
+import { gradeRun, runReward } from '../sandbox-pyodide/run-grade.ts';
 import { programInputs } from '../tasks/task-builder.ts';
 import type { TaskRegistry } from '../tasks/task-registry.ts';
 
@@ -43,15 +41,10 @@ export async function runAndGrade(registry: TaskRegistry, programs: readonly Pro
   const results = await run(programs.map((p) => ({ source: p.program, files: files.get(p.taskId)!, timeoutMs })));
   return results.map((r, i) => {
     const taskId = programs[i].taskId;
-    if (r.status !== 'ok') return { taskId, status: r.status, y: 0, seconds: r.seconds, error: (r.traceback ?? r.reason ?? r.status).slice(-300) };
-    if (r.predictionsCsv === undefined) return { taskId, status: 'invalid', y: 0, seconds: r.seconds, error: missingPredictionsMessage(r) };
-    const gt = graders.get(taskId)!;
-    if (!gt.leaderboard) {
-      const s = scorePredictions(gt.meta, gt.labels, r.predictionsCsv);
-      return s.ok ? { taskId, status: 'ok', y: Number.NaN, value: s.value, seconds: r.seconds } : { taskId, status: 'invalid', y: 0, seconds: r.seconds, error: s.message.slice(0, 300) };
-    }
-    const g: GradeResult = gradePredictions({ meta: gt.meta, labels: gt.labels, leaderboard: gt.leaderboard }, r.predictionsCsv);
-    if (g.status !== 'ok') return { taskId, status: 'invalid', y: 0, seconds: r.seconds, error: g.message.slice(0, 300) };
-    return { taskId, status: 'ok', y: trueScore(g), value: g.value, seconds: r.seconds };
+    const g = gradeRun(r, graders.get(taskId)!);
+    if (g.status === 'ok') return { taskId, status: 'ok', y: runReward(g), value: g.value, seconds: r.seconds };
+    // Failures keep the end of their traceback, invalid predictions the start of the grader's message.
+    const error = g.status === 'invalid' ? g.message.slice(0, 300) : g.message.slice(-300);
+    return { taskId, status: g.status, y: 0, seconds: r.seconds, error };
   });
 }

@@ -1,10 +1,10 @@
 // Sampling programs from the SFT policy, k per task card, with the CPU engine. One seeded generator
 // per (task, sample index), so a sample does not depend on its batch neighbours.
 
-import { CpuEngine } from '../engine/cpu-engine.ts';
+import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import type { Model } from '../model/init.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
-import { hashString } from '../tasks/seeded-random.ts';
+import { hashString } from '../primitives/random.ts';
 import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 export interface SampledProgram {

@@ -3,8 +3,9 @@
 // fixed reference population while staying in the same language (same header, same preprocessing
 // lines, same write-out), so every composed program is valid toolkit code by construction.
 
-import { PREPROCESSING, programFamilies } from '../sandbox-pyodide/reference-programs.ts';
-import type { PrepChoice, ProgramFamily, TaskType } from '../sandbox-pyodide/reference-programs.ts';
+import { PREPROCESSING, programFamilies, selectingProgram, singleModelProgram } from '../sandbox-pyodide/reference-programs.ts';
+import type { PrepChoice, ProgramFamily } from '../sandbox-pyodide/reference-programs.ts';
+import type { TaskType } from '../tasks/task-types.ts';
 import type { Rng } from '../primitives/random.ts';
 import { randomInt } from '../primitives/random.ts';
 
@@ -59,12 +60,6 @@ export function composeModelExpr(family: ProgramFamily, type: TaskType, rng: Rng
   return { expr: `tk.${cls}(${args.join(', ')})`, tag: tags.join('_') || 'default' };
 }
 
-const HEADER = 'import toolkit as tk\n\ntask = tk.load_task()\n';
-
-function prepLines(prep: PrepChoice): string {
-  return `pre = tk.Preprocessor(${prep.args})\nX = pre.fit_transform(task.train)\nX_test = pre.transform(task.test)\n`;
-}
-
 /** Families that have a class for this task type. */
 export function familiesFor(type: TaskType): ProgramFamily[] {
   return programFamilies.filter((f) => f.classes[type] !== null);
@@ -84,27 +79,18 @@ function pickPrep(family: ProgramFamily, rng: Rng): PrepChoice {
 export function composeProgram(type: TaskType, metric: string, rng: Rng): ComposedProgram {
   const families = familiesFor(type).filter((f) => f.family !== 'baseline' || rng() < 0.3);
   const logTarget = type === 'regression' && rng() < (metric === 'rmsle' ? 0.5 : 0.1);
-  const wrap = (e: string): string => (logTarget ? `tk.TargetTransform(${e}, 'log1p')` : e);
   if (rng() < 0.2) {
     const n = 2 + randomInt(rng, 2);
     const chosen = Array.from({ length: n }, () => pick(rng, families.filter((f) => f.family !== 'baseline')));
     const prep = pickPrep(chosen[0], rng);
     const models = chosen.map((f) => ({ f, ...composeModelExpr(f, type, rng) }));
-    const lines = models.map((m, i) => `    '${m.f.family}_${i}': lambda: ${wrap(m.expr)},`).join('\n');
-    const folds = rng() < 0.5 ? 'seed=0' : `k=3, seed=0`;
-    const source =
-      HEADER +
-      prepLines(prep) +
-      `candidates = {\n${lines}\n}\n` +
-      `best, scores = tk.select_best(candidates, X, task.y, task, ${folds})\n` +
-      "print('validation', scores, 'chose', best)\n" +
-      'model = candidates[best]().fit(X, task.y)\n' +
-      'tk.write_predictions(task, tk.task_outputs(model, X_test, task))\n';
+    const folds = rng() < 0.5 ? null : 3;
+    const source = selectingProgram(prep, models.map((m, i) => ({ key: `'${m.f.family}_${i}'`, expr: m.expr })), folds, logTarget);
     return { id: `select_${models.map((m) => m.f.family).join('_')}__${prep.id}`, family: 'select', source };
   }
   const family = pick(rng, families);
   const prep = pickPrep(family, rng);
   const { expr, tag } = composeModelExpr(family, type, rng);
-  const source = HEADER + prepLines(prep) + `model = ${wrap(expr)}\nmodel.fit(X, task.y)\n` + 'tk.write_predictions(task, tk.task_outputs(model, X_test, task))\n';
+  const source = singleModelProgram(prep, expr, logTarget);
   return { id: `${logTarget ? 'log_' : ''}${family.family}_${tag}__${prep.id}`, family: family.family, source };
 }

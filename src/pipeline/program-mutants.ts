@@ -4,7 +4,8 @@
 // outcome, like any sample, so a mutant that still runs is labelled by its score, not assumed broken.
 // Pairs that differ by one edit teach the world model where in the code a failure lives.
 
-import { programFamilies, type TaskType } from '../sandbox-pyodide/reference-programs.ts';
+import { programFamilies } from '../sandbox-pyodide/reference-programs.ts';
+import type { TaskType } from '../tasks/task-types.ts';
 import type { Rng } from '../primitives/random.ts';
 import { randomInt } from '../primitives/random.ts';
 

@@ -28,7 +28,7 @@ import { sampleSummary } from './sample-summary.ts';
 import { toExecutedSample, writeExecutedSamples } from './executed-samples.ts';
 import { reportMarkdown, worldModelReport, type WmReport } from './wm-report.ts';
 import { deriveSeed, mulberry32 } from '../primitives/random.ts';
-import { hashString } from '../tasks/seeded-random.ts';
+import { hashString } from '../primitives/random.ts';
 import { MUTATION_KINDS, mutantsOf, spliceMutantsOf, syntaxMutantsOf, wrongTypeMutantsOf, type MutantKind } from './program-mutants.ts';
 import { trainSft } from './sft.ts';
 import type { SftResult } from './sft.ts';

@@ -2,7 +2,7 @@
 // wasm). Deterministic from the seed: initialisation, batch order and step count are all seeded or
 // fixed (no wall-clock stopping).
 
-import { CpuEngine } from '../engine/cpu-engine.ts';
+import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { createModel } from '../model/init.ts';
 import type { Model } from '../model/init.ts';

@@ -11,7 +11,7 @@ import { buildCorpus, type CorpusTask } from './corpus.ts';
 import type { GradedRun } from './graded-runs.ts';
 import { mutantsOf, spliceMutantsOf, syntaxMutantsOf, wrongTypeMutantsOf } from './program-mutants.ts';
 import { outcomeKey, type StoredOutcome } from './outcome-store.ts';
-import { hashString } from '../tasks/seeded-random.ts';
+import { hashString } from '../primitives/random.ts';
 import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 export interface FitSetSettings {

@@ -4,12 +4,12 @@
 // the programs of those tasks; predictions come from the exported ONNX model (the artefact the
 // app runs), not from the training graph.
 
-import { CpuEngine } from '../engine/cpu-engine.ts';
+import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import type { Objective } from '../engine/policy-engine.ts';
 import type { Model } from '../model/init.ts';
 import type { WorldModelLossKind } from '../model/losses.ts';
 import { exportWorldModel } from '../model/onnx/export.ts';
-import { WorldModelRunner } from '../model/onnx/world-model-runner.ts';
+import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import type { Rng } from '../primitives/random.ts';
 import { deriveSeed, mulberry32, sampleIndices } from '../primitives/random.ts';

@@ -41,6 +41,16 @@ export function deriveSeed(...parts: number[]): number {
   return h;
 }
 
+/** FNV-1a 32-bit hash of a string: turns an id (a task's, for its split) into part of a seed, the same in the browser and Node. */
+export function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 /** A uniform integer in [0, n). */
 export function randomInt(rng: Rng, n: number): number {
   if (!Number.isInteger(n) || n <= 0) throw new RangeError(`randomInt needs a positive integer, got ${n}`);

@@ -120,8 +120,8 @@ export function limitMessage(limit: ResourceLimit, capBytes: number): string {
   }
 }
 
-export interface SandboxResult {
-  status: SandboxStatus;
+/** What a finished run left, as the worker reports it and as the pool passes it on. */
+export interface RunOutput {
   /** predictions.csv as the program left it (absent if it wrote none, or the run did not finish). */
   predictionsCsv?: string;
   /** Why predictions.csv was written but not passed on (too large, not UTF-8, binary); absent otherwise. */
@@ -132,21 +132,28 @@ export interface SandboxResult {
   outputTruncated: boolean;
   /** Python traceback, trimmed to the program's own frames where possible. */
   traceback?: string;
+  /** Program run time measured in the worker (exec only); in a SandboxResult, wall time until the kill. */
+  seconds: number;
+  /** Work units the program used (in a SandboxResult, the last attempt's count; 0 when its worker was terminated before it could report). */
+  work: number;
+  /** The worker's wasm heap after the run, bytes (0 when the worker died). */
+  heapBytes: number;
+  /** Bytes the run stored in files (the file cap's count), 0 when the worker died. */
+  fileBytes: number;
+  /** For a job with probeGlobals: the names the worker could reach. */
+  globalsPresent?: string[];
+}
+
+export interface SandboxResult extends RunOutput {
+  status: SandboxStatus;
   /** Why the run ended that way: the limit's message for memory/resource, the pool's reason for killed/timeout. */
   reason?: string;
   /** The cap the run passed (status memory or resource), or 'work' (status timeout). */
   limit?: RunLimit;
-  /**
-   * Work units the program used (the last attempt's count; 0 when its worker was terminated before
-   * it could report).
-   */
-  work: number;
   /** The work budget the job ran under, units. */
   workBudget: number;
   /** Times the wall-clock backstop stopped this job (0, 1 when the rerun gave the result, 2 when unscored). */
   backstops: number;
-  /** Program run time measured in the worker (exec only), or wall time until the kill. */
-  seconds: number;
   /** Page-side time from dispatch to result, including message passing and file set-up. */
   wallMs: number;
   /** Time the job waited for a free worker. */
@@ -165,12 +172,6 @@ export interface SandboxResult {
   interpreter: number;
   /** Sequence number of the job in this pool (1-based), so callers can check none is lost or doubled. */
   jobId: number;
-  /** The worker's wasm heap after the run, bytes (0 when the worker died). */
-  heapBytes: number;
-  /** Bytes the run stored in files (the file cap's count), 0 when the worker died. */
-  fileBytes: number;
-  /** For a job with probeGlobals: the names the worker could reach. */
-  globalsPresent?: string[];
 }
 
 /** Everything a fresh worker needs, all fetched and compiled by the page before the worker locks down. */
@@ -243,26 +244,14 @@ export interface WorkerLimit {
   message: string;
 }
 
-export interface WorkerDone {
+export interface WorkerDone extends RunOutput {
   type: 'done';
   jobId: number;
   nonce: string;
   status: WorkerStatus;
-  predictionsCsv?: string;
-  predictionsProblem?: string;
-  stdout: string;
-  stderr: string;
-  outputTruncated: boolean;
-  traceback?: string;
-  seconds: number;
-  heapBytes: number;
-  fileBytes: number;
   /** The first cap the run passed, if any. */
   limit?: RunLimit;
   limitMessage?: string;
-  /** Work units the run used. */
-  work: number;
-  globalsPresent?: string[];
   /** Pyodide suffered a fatal error: the worker must not run anything else. */
   fatal: boolean;
 }

@@ -4,7 +4,7 @@
 // deliberately wide: weak programs on purpose (constants, crushing regularisation, unscaled kNN,
 // stumps) as well as strong ones, and several preprocessing choices per model family.
 
-export type TaskType = 'regression' | 'binary' | 'multiclass';
+import type { TaskType } from '../tasks/task-types.ts';
 
 export interface ReferenceProgram {
   id: string;
@@ -56,27 +56,28 @@ export const programFamilies: readonly ProgramFamily[] = [
   { family: 'gbm', classes: { regression: 'GradientBoostingRegressor', binary: 'GradientBoostingClassifier', multiclass: 'GradientBoostingClassifier' }, hyperparameters: { n_estimators: [20, 50, 100, 200], learning_rate: [0.03, 0.1, 0.3], max_depth: [2, 3, 4], subsample: [1.0, 0.8] }, wantsScaling: false },
 ];
 
+// The two program templates every toolkit program the project writes follows (the leaderboards'
+// reference population here, the composed corpus programs in src/pipeline/program-composer.ts).
 const HEADER = 'import toolkit as tk\n\ntask = tk.load_task()\n';
+const WRITE_OUT = 'tk.write_predictions(task, tk.task_outputs(model, X_test, task))\n';
 
 function prepLines(prep: PrepChoice): string {
   return `pre = tk.Preprocessor(${prep.args})\nX = pre.fit_transform(task.train)\nX_test = pre.transform(task.test)\n`;
 }
 
-/** A program that fits one model. logTarget wraps a regressor in a log1p target transform. */
-function singleModelProgram(prep: PrepChoice, model: ModelChoice, logTarget = false): string {
-  const build = logTarget ? `tk.TargetTransform(${model.expr}, 'log1p')` : model.expr;
-  return (
-    HEADER +
-    prepLines(prep) +
-    `model = ${build}\nmodel.fit(X, task.y)\n` +
-    'tk.write_predictions(task, tk.task_outputs(model, X_test, task))\n'
-  );
+const logWrapped = (expr: string, logTarget: boolean): string => (logTarget ? `tk.TargetTransform(${expr}, 'log1p')` : expr);
+
+/** A program that fits one model (`expr`, a Python expression). logTarget wraps a regressor in a log1p target transform. */
+export function singleModelProgram(prep: PrepChoice, expr: string, logTarget = false): string {
+  return HEADER + prepLines(prep) + `model = ${logWrapped(expr, logTarget)}\nmodel.fit(X, task.y)\n` + WRITE_OUT;
 }
 
-/** A program that picks among candidates on a holdout (or k folds) of the training rows, then refits. */
-function selectingProgram(prep: PrepChoice, candidates: readonly ModelChoice[], folds: number | null, logTarget = false): string {
-  const wrap = (e: string): string => (logTarget ? `tk.TargetTransform(${e}, 'log1p')` : e);
-  const lines = candidates.map((c) => `    ${JSON.stringify(c.id)}: lambda: ${wrap(c.expr)},`).join('\n');
+/**
+ * A program that picks among candidates on a holdout (folds null) or k folds of the training rows,
+ * then refits. Each candidate's key is given as a Python literal.
+ */
+export function selectingProgram(prep: PrepChoice, candidates: readonly { key: string; expr: string }[], folds: number | null, logTarget = false): string {
+  const lines = candidates.map((c) => `    ${c.key}: lambda: ${logWrapped(c.expr, logTarget)},`).join('\n');
   const how = folds === null ? 'seed=0' : `k=${folds}, seed=0`;
   return (
     HEADER +
@@ -85,9 +86,12 @@ function selectingProgram(prep: PrepChoice, candidates: readonly ModelChoice[], 
     `best, scores = tk.select_best(candidates, X, task.y, task, ${how})\n` +
     "print('validation', scores, 'chose', best)\n" +
     'model = candidates[best]().fit(X, task.y)\n' +
-    'tk.write_predictions(task, tk.task_outputs(model, X_test, task))\n'
+    WRITE_OUT
   );
 }
+
+/** The reference population's candidates are keyed by their id as a double-quoted literal. */
+const keyed = (models: readonly ModelChoice[]): { key: string; expr: string }[] => models.map((c) => ({ key: JSON.stringify(c.id), expr: c.expr }));
 
 const P = Object.fromEntries(PREPROCESSING.map((p) => [p.id, p])) as Record<string, PrepChoice>;
 
@@ -204,11 +208,11 @@ export function referencePrograms(taskType: TaskType, metric?: string): Referenc
     const use = cheap || model.id.endsWith('_5') || model.id.includes('_30_') || model.id.startsWith('gbm_5') ? preps : preps.slice(0, 1);
     for (const pid of use) {
       if (model.family === 'baseline' && pid !== 'std') continue;
-      out.push({ id: `${model.id}__${pid}`, family: model.family, source: singleModelProgram(P[pid], model) });
+      out.push({ id: `${model.id}__${pid}`, family: model.family, source: singleModelProgram(P[pid], model.expr) });
     }
   }
   for (const sel of selectionSets(taskType)) {
-    out.push({ id: `${sel.id}__${sel.prep}`, family: 'select', source: selectingProgram(P[sel.prep], sel.candidates, sel.folds) });
+    out.push({ id: `${sel.id}__${sel.prep}`, family: 'select', source: selectingProgram(P[sel.prep], keyed(sel.candidates), sel.folds) });
   }
   if (taskType === 'regression') {
     const logged = ['ridge_10', 'knn_15_dist', 'tree_d6_l5', 'rf_30_d10', 'gbm_50_lr0.1_d3', 'gbm_150_lr0.05_d3_ss'];
@@ -218,11 +222,11 @@ export function referencePrograms(taskType: TaskType, metric?: string): Referenc
       const model = models.find((x) => x.id === id);
       if (!model) continue;
       const prep = PREPS_FOR[model.family][0];
-      out.push({ id: `log_${id}__${prep}`, family: model.family, source: singleModelProgram(P[prep], model, true) });
+      out.push({ id: `log_${id}__${prep}`, family: model.family, source: singleModelProgram(P[prep], model.expr, true) });
     }
     if (useLog) {
       const sel = selectionSets('regression')[1];
-      out.push({ id: `log_${sel.id}__${sel.prep}`, family: 'select', source: selectingProgram(P[sel.prep], sel.candidates, sel.folds, true) });
+      out.push({ id: `log_${sel.id}__${sel.prep}`, family: 'select', source: selectingProgram(P[sel.prep], keyed(sel.candidates), sel.folds, true) });
     }
   }
   return out;

@@ -7,7 +7,7 @@
 import { isMissing, isNumericField } from './column-kinds.ts';
 import { parseCsv, type CsvTable } from './csv.ts';
 import { METRICS_FOR_TYPE, METRIC_NAMES, isMetricName } from './metrics.ts';
-import { hashString } from './seeded-random.ts';
+import { hashString } from '../primitives/random.ts';
 import { assertEnoughRows, buildTask } from './task-builder.ts';
 import { TaskDataError } from './task-errors.ts';
 import type { BuiltTask, MetricName, TaskType } from './task-types.ts';

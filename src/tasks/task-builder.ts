@@ -16,7 +16,7 @@ import { columnKind, describeColumn, isMissing, isNumericField } from './column-
 import { writeCsv, type CsvTable } from './csv.ts';
 import { selectFeatures } from './feature-selection.ts';
 import { METRIC_DIRECTION, METRICS_FOR_TYPE } from './metrics.ts';
-import { hashString } from './seeded-random.ts';
+import { hashString } from '../primitives/random.ts';
 import { splitRows } from './split.ts';
 import { cardFeatures, computeCardStats, renderCard } from './task-card.ts';
 import { TaskDataError } from './task-errors.ts';

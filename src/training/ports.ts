@@ -6,6 +6,7 @@
 // Every port reports its own busy time (measured where the work runs), so the cost accounting adds
 // measurements and never estimates.
 
+import type { OptimizerState } from '../engine/optimizer-state.ts';
 import type { SequenceBatch } from '../model/sequence-batch.ts';
 
 /** One program to sample: the task card it answers and the seed of its private generator. */
@@ -66,13 +67,6 @@ export interface PolicyUpdateResult {
   /** Optimiser steps taken so far. */
   optimizerStep: number;
   busyMs: number;
-}
-
-/** AdamW state, plain data (for checkpoints); null in a weights-only checkpoint (the moments restart). */
-export interface OptimizerState {
-  step: number;
-  m: Float32Array;
-  v: Float32Array;
 }
 
 export interface PolicyWeights {

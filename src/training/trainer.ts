@@ -242,7 +242,7 @@ function mean(values: readonly number[]): number | null {
 const now = (): number => performance.now();
 
 /** The world model's scores of some programs (`idx`) as one score per program, 0 for the others. */
-function spread(total: number, idx: readonly number[], r: { scores: number[]; forwards: number; busyMs: number } | null): { scores: number[]; forwards: number; busyMs: number } {
+function scatterScores(total: number, idx: readonly number[], r: { scores: number[]; forwards: number; busyMs: number } | null): { scores: number[]; forwards: number; busyMs: number } {
   const scores = new Array<number>(total).fill(0);
   idx.forEach((j, k) => (scores[j] = r!.scores[k]));
   return { scores, forwards: r?.forwards ?? 0, busyMs: r?.busyMs ?? 0 };
@@ -359,7 +359,7 @@ export class Trainer {
     if (scoredPassing && scoredPassing.scores.length !== toScore.length) throw new Error(`trainer: world model returned ${scoredPassing.scores.length} scores for ${toScore.length} programs`);
     if (ranPassing.length !== toRun.length) throw new Error(`trainer: executor returned ${ranPassing.length} results for ${toRun.length} programs`);
     // Back to one entry per program: a rejected one scores 0 and "ran" with the verifier's reason.
-    const scoredByWm = callWorldModel ? spread(programs.length, toScore, scoredPassing) : null;
+    const scoredByWm = callWorldModel ? scatterScores(programs.length, toScore, scoredPassing) : null;
     const runs = spreadRuns(anchorPrograms, toRun, ranPassing, (j) => checks?.[j]?.reason);
     const wm = scoredByWm && c.worldModelReading === 'shuffled'
       ? { ...scoredByWm, scores: unreadableScores(scoredByWm.scores, deriveSeed(c.seed, STREAM.unreadable, step)) }

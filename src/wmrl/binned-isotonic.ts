@@ -133,7 +133,7 @@ export class BinnedCalibrator implements AnchorCalibrator {
     return this.fits;
   }
 
-  snapshot(): Calibrator {
+  frozen(): Calibrator {
     const { x, y } = this.fitted.knots;
     return x.length === 0 ? identityCalibrator() : knotCalibrator(x, y);
   }

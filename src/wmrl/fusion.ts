@@ -99,7 +99,8 @@ function meanSquare(groups: readonly (readonly number[])[]): number {
   return n === 0 ? 0 : ss / n;
 }
 
-function ema(prev: number | null, value: number, rate: number): number {
+/** One exponential moving average step; the first value starts it. */
+export function ema(prev: number | null, value: number, rate: number): number {
   return prev === null ? value : (1 - rate) * prev + rate * value;
 }
 

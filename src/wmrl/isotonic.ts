@@ -91,9 +91,35 @@ export function knotCalibrator(x: readonly number[], y: readonly number[]): Cali
 export interface AnchorCalibrator extends Calibrator {
   /** Adds the pairs observed at `step` and refits when its rule says so. */
   learn(s: readonly number[], y: readonly number[], step: number): void;
-  snapshot(): Calibrator;
+  frozen(): Calibrator;
   /** Anchor pairs held (fitted or not). */
   readonly pairCount: number;
+}
+
+/**
+ * The pairs `order` names, sorted by x (then y, so that ties pool identically whatever the input
+ * order), with equal x pooled into one point: weighted-mean y, summed weight (weights 1 when w is absent).
+ */
+export function poolTies(order: readonly number[], x: readonly number[], y: readonly number[], w?: readonly number[]): { x: number[]; y: number[]; w: number[] } {
+  const weightOf = (i: number): number => (w === undefined ? 1 : w[i]);
+  const sorted = [...order].sort((a, b) => x[a] - x[b] || y[a] - y[b]);
+  const px: number[] = [];
+  const py: number[] = [];
+  const pw: number[] = [];
+  for (const i of sorted) {
+    const wi = weightOf(i);
+    const last = px.length - 1;
+    if (last >= 0 && px[last] === x[i]) {
+      const tw = pw[last] + wi;
+      py[last] = (pw[last] * py[last] + wi * y[i]) / tw;
+      pw[last] = tw;
+    } else {
+      px.push(x[i]);
+      py.push(y[i]);
+      pw.push(wi);
+    }
+  }
+  return { x: px, y: py, w: pw };
 }
 
 /**
@@ -116,27 +142,7 @@ export function fitIsotonic(x: readonly number[], y: readonly number[], w?: read
     if (wi > 0) order.push(i);
   }
   if (order.length === 0) return identityCalibrator();
-  const weightOf = (i: number): number => (w === undefined ? 1 : w[i]);
-  // Sort by x, then y, so that ties pool identically whatever the input order.
-  order.sort((a, b) => x[a] - x[b] || y[a] - y[b]);
-
-  // Pool ties in x: one point per distinct x, with weighted-mean y.
-  const px: number[] = [];
-  const py: number[] = [];
-  const pw: number[] = [];
-  for (const i of order) {
-    const wi = weightOf(i);
-    const last = px.length - 1;
-    if (last >= 0 && px[last] === x[i]) {
-      const tw = pw[last] + wi;
-      py[last] = (pw[last] * py[last] + wi * y[i]) / tw;
-      pw[last] = tw;
-    } else {
-      px.push(x[i]);
-      py.push(y[i]);
-      pw.push(wi);
-    }
-  }
+  const { x: px, y: py, w: pw } = poolTies(order, x, y, w);
 
   const blocks = pava(py, pw);
   const kx: number[] = [];
@@ -282,7 +288,7 @@ export class OnlineCalibrator implements AnchorCalibrator {
   }
 
   /** A frozen copy of the current fit, safe to hand to a pure function. */
-  snapshot(): Calibrator {
+  frozen(): Calibrator {
     const { x, y } = this.fitted.knots;
     return x.length === 0 ? identityCalibrator() : new KnotCalibrator([...x], [...y]);
   }

@@ -134,7 +134,7 @@ export class MethodState {
         throw new RangeError(`group ${k}: real scores ${yk === null ? 'missing for an anchor' : 'given for a world-model group'}`);
       }
     });
-    const before = this.calibrator.snapshot();
+    const before = this.calibrator.frozen();
     const saved = this.calibrator.snapshotState();
     let result: StepResult;
     try {
@@ -145,7 +145,7 @@ export class MethodState {
         y,
         ...(known ? { known } : {}),
         calibrator: before,
-        calibratorAfter: this.calibrator.snapshot(),
+        calibratorAfter: this.calibrator.frozen(),
         fusionState: this.fusion,
         config: { advantageMode: this.config.advantageMode, debias: this.config.debias, fusion: this.config.fusion },
       });
@@ -160,7 +160,7 @@ export class MethodState {
     return {
       ...result,
       step: plan.step,
-      theory: this.tracker.estimate(),
+      theory: this.tracker.estimate(this.fusion.r),
       knots: { x: [...x], y: [...ky] },
       calibrationPairs: this.calibrator.pairCount,
     };

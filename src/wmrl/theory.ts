@@ -10,11 +10,12 @@
 //   policy wrongly).
 // - biasSlope: E[e A_real] / E[A_real^2], the regression slope of the error on the real advantage;
 //   -1 means the world model carries none of the real signal, 0 means no systematic distortion.
-// - noise: r, the EMA of E[e^2] (the same quantity fusion uses).
+// - noise: r, the EMA of E[e^2]. Fusion keeps it (FusionState.r, fed the same anchor pairs at the
+//   same rate); the tracker reads it from there rather than keeping a second copy.
 // All are EMAs over steps with anchors (rate as in fusion); moments are uncentred because advantages
 // are already centred per group.
 
-import { DEFAULT_EMA_RATE } from './fusion.ts';
+import { DEFAULT_EMA_RATE, ema } from './fusion.ts';
 
 export interface BiasNoiseEstimate {
   /** Steps with anchors seen so far. */
@@ -27,16 +28,12 @@ export interface BiasNoiseEstimate {
   noise: number | null;
 }
 
-function ema(prev: number | null, value: number, rate: number): number {
-  return prev === null ? value : (1 - rate) * prev + rate * value;
-}
-
 /** Plain-data state of a BiasNoiseTracker, for checkpoints. */
 export interface BiasNoiseTrackerState {
   rate: number;
   steps: number;
   pairs: number;
-  moments: { e: number | null; ea: number | null; ee: number | null; aa: number | null };
+  moments: { e: number | null; ea: number | null; aa: number | null };
 }
 
 export class BiasNoiseTracker {
@@ -44,7 +41,6 @@ export class BiasNoiseTracker {
   private pairs = 0;
   private mE: number | null = null;
   private mEA: number | null = null;
-  private mEE: number | null = null;
   private mAA: number | null = null;
   readonly rate: number;
 
@@ -58,7 +54,6 @@ export class BiasNoiseTracker {
     if (wm.length !== real.length) throw new RangeError(`${wm.length} world-model groups but ${real.length} real groups`);
     let se = 0;
     let sea = 0;
-    let see = 0;
     let saa = 0;
     let n = 0;
     for (let g = 0; g < wm.length; g++) {
@@ -69,7 +64,6 @@ export class BiasNoiseTracker {
         if (!Number.isFinite(e)) throw new RangeError(`group ${g}: advantage error ${e} is not finite`);
         se += e;
         sea += e * a;
-        see += e * e;
         saa += a * a;
         n++;
       }
@@ -79,12 +73,11 @@ export class BiasNoiseTracker {
     this.pairs += n;
     this.mE = ema(this.mE, se / n, this.rate);
     this.mEA = ema(this.mEA, sea / n, this.rate);
-    this.mEE = ema(this.mEE, see / n, this.rate);
     this.mAA = ema(this.mAA, saa / n, this.rate);
   }
 
   snapshotState(): BiasNoiseTrackerState {
-    return { rate: this.rate, steps: this.steps, pairs: this.pairs, moments: { e: this.mE, ea: this.mEA, ee: this.mEE, aa: this.mAA } };
+    return { rate: this.rate, steps: this.steps, pairs: this.pairs, moments: { e: this.mE, ea: this.mEA, aa: this.mAA } };
   }
 
   static restore(state: BiasNoiseTrackerState): BiasNoiseTracker {
@@ -93,13 +86,14 @@ export class BiasNoiseTracker {
     t.pairs = state.pairs;
     t.mE = state.moments.e;
     t.mEA = state.moments.ea;
-    t.mEE = state.moments.ee;
     t.mAA = state.moments.aa;
     return t;
   }
 
-  estimate(): BiasNoiseEstimate {
-    const { mE, mEA, mEE, mAA } = this;
+  /** The estimate, given fusion's r (the EMA of E[e^2] over the same anchor pairs). */
+  estimate(r: number | null): BiasNoiseEstimate {
+    const { mE, mEA, mAA } = this;
+    const mEE = this.steps > 0 ? r : null;
     let corr: number | null = null;
     let slope: number | null = null;
     if (mEA !== null && mEE !== null && mAA !== null) {

@@ -3,7 +3,7 @@ import * as Comlink from 'comlink';
 import { acquireDevice, type GpuContext } from '../primitives/webgpu-device';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../gpu/buffers';
 import { encodeMatmul } from '../gpu/matmul';
-import { matmul } from '../model/ops';
+import { matmul } from '../model/ops/reference-ops.ts';
 import { mulberry32 } from '../primitives/random';
 import type { GpuProbe, GpuWorkerApi, KernelCheck } from './gpu-api';
 

@@ -8,7 +8,7 @@
 
 import { validateOptimizerState } from '../engine/optimizer-state.ts';
 import type { PolicyEngine } from '../engine/policy-engine.ts';
-import type { AdamWConfig } from '../model/ops.ts';
+import type { AdamWConfig } from '../model/ops/reference-ops.ts';
 import type { ParameterLayout } from '../model/parameter-layout.ts';
 import { buildLayout } from '../model/parameter-layout.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';

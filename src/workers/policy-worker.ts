@@ -2,10 +2,10 @@
 // the page. The CPU engine (onnxruntime-web wasm) by default; the WebGPU engine when the machine has
 // a real adapter (WebGPU on CPU emulation is far slower than the wasm path, see docs/engines.md).
 import * as Comlink from 'comlink';
-import { CpuEngine } from '../engine/cpu-engine';
+import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import type { PolicyEngine } from '../engine/policy-engine';
 import { acquireDevice } from '../primitives/webgpu-device';
-import { GpuPolicyEngine } from '../gpu/engine/gpu-policy-engine';
+import { GpuPolicyEngine } from '../engine/webgpu/gpu-policy-engine.ts';
 import { loadCheckpoint } from '../model/checkpoint';
 import type { Model } from '../model/init';
 import { PolicyHost } from './policy-host';

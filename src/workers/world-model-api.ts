@@ -1,6 +1,6 @@
 // The contract between the page (or the trainer worker) and the world-model worker (comlink). Types only.
 import type { TokenizerJSON } from '../model/tokenizer';
-import type { WorldModelBackend, WorldModelPair } from '../model/onnx/world-model-runner';
+import type { WorldModelBackend, WorldModelPair } from '../engine/onnx/world-model-runner.ts';
 
 export type { WorldModelBackend, WorldModelPair };
 

@@ -2,7 +2,7 @@
 // batches of (card, program) pairs, on WebGPU where the machine has it, else on the wasm EP.
 import * as Comlink from 'comlink';
 import { Tokenizer } from '../model/tokenizer';
-import { WorldModelRunner } from '../model/onnx/world-model-runner';
+import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import type { WorldModelApi, WorldModelInfo, WorldModelLoadRequest, WorldModelScores } from './world-model-api';
 
 let runner: WorldModelRunner | null = null;

@@ -20,11 +20,12 @@ export interface Served {
 }
 
 /**
- * Serves dist/ (built first when stale: src/cli/browser-session.ts) on an ephemeral 127.0.0.1 port.
+ * Serves dist/ (built first when stale or built without the test harness page: src/cli/browser-session.ts)
+ * on an ephemeral 127.0.0.1 port.
  * `root` serves another checkout's build as it is (a benchmark's baseline), without the check.
  */
 export async function serveDist(root?: string): Promise<Served> {
-  if (root === undefined) ensureFreshDist();
+  if (root === undefined) ensureFreshDist({ harness: true });
   return serveBuilt(root);
 }
 

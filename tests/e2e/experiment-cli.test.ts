@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseCsv } from '../../src/experiments/csv';
+import { parseCsvRecords } from '../../src/tasks/csv';
 import type { RunResult } from '../../src/experiments/run-result';
 import { COST_COMPONENTS } from '../../src/training/cost';
 import { runCli, type CliRun } from '../run-cli';
@@ -84,7 +84,7 @@ describe('npm run experiment -- --quick', () => {
     expect(byPreset.get('wmrl')?.training?.counts.worldModelForwards).toBeGreaterThan(0);
 
     // CSV: one row per run, numbers equal to the JSON's
-    const rows = parseCsv(readFileSync(join(out, 'runs.csv'), 'utf8'));
+    const rows = parseCsvRecords(readFileSync(join(out, 'runs.csv'), 'utf8'));
     const header = rows[0];
     expect(rows).toHaveLength(4);
     for (const row of rows.slice(1)) {

@@ -1,6 +1,6 @@
 // The WebGPU policy engine in real Chromium (WebGPU on SwiftShader where there is no GPU), inside a
 // dedicated module worker: log-probs, SFT loss and gradients, and seeded sampling against the
-// TypeScript reference computed here in Node. The page module (src/gpu/engine/browser-check.ts) is
+// TypeScript reference computed here in Node. The page module (src/harness/gpu-engine-check.ts) is
 // built on the fly into a temporary folder and served with the isolation headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -11,7 +11,7 @@ import { sftLoss, tokenLogProbs } from '../../src/model/losses';
 import { sample } from '../../src/model/sampling';
 import { makeSequenceBatch } from '../../src/model/sequence-batch';
 import { mulberry32 } from '../../src/primitives/random';
-import type { EngineCheckRequest, EngineCheckResult } from '../../src/gpu/engine/browser-check';
+import type { EngineCheckRequest, EngineCheckResult } from '../../src/harness/gpu-engine-check.ts';
 
 function relativeL2(got: ArrayLike<number>, want: ArrayLike<number>): number {
   expect(got.length).toBe(want.length);
@@ -30,7 +30,7 @@ describe('GPU policy engine in Chromium (module worker)', () => {
   let page: Page;
 
   beforeAll(async () => {
-    served = await serveBundledModule({ entry: 'src/gpu/engine/browser-check.ts', fileName: 'engine-check' });
+    served = await serveBundledModule({ entry: 'src/harness/gpu-engine-check.ts', fileName: 'engine-check' });
     browser = await launchChromium();
     page = await browser.newPage();
     page.on('console', (m) => { if (m.type() === 'error') console.error('[page]', m.text()); });

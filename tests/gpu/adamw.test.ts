@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adamwStep, clipByGlobalNorm, globalNorm } from '../../src/model/ops.ts';
+import { adamwStep, clipByGlobalNorm, globalNorm } from '../../src/model/ops/reference-ops.ts';
 import { createStorageBuffer, readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
 import { submit } from '../../src/gpu/kernel.ts';
 import { encodeAdamW, encodeGlobalNorm } from '../../src/gpu/adamw.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { crossEntropyBackward, crossEntropyForward } from '../../src/model/ops.ts';
+import { crossEntropyBackward, crossEntropyForward } from '../../src/model/ops/reference-ops.ts';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
 import { submit } from '../../src/gpu/kernel.ts';
 import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../../src/gpu/crossEntropy.ts';

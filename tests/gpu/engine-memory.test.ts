@@ -4,9 +4,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { namedConfig } from '../../src/model/config.ts';
 import { buildLayout } from '../../src/model/parameter-layout.ts';
-import { planEngineMemory } from '../../src/gpu/engine/engine-buffers.ts';
-import { GpuModel } from '../../src/gpu/engine/gpu-model.ts';
-import { slice } from '../../src/gpu/engine/tensor-slice.ts';
+import { planEngineMemory } from '../../src/engine/webgpu/engine-buffers.ts';
+import { GpuModel } from '../../src/engine/webgpu/gpu-model.ts';
+import { slice } from '../../src/engine/webgpu/tensor-slice.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
 
 const GiB = 1024 ** 3;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { matmul } from '../../src/model/ops.ts';
+import { matmul } from '../../src/model/ops/reference-ops.ts';
 import { readFloat32, uploadBuffer } from '../../src/gpu/buffers.ts';
 import { submit } from '../../src/gpu/kernel.ts';
 import { encodeMatmul, matmulSpec, matmulUsesVec4 } from '../../src/gpu/matmul.ts';

@@ -1,7 +1,7 @@
 // The kernels chained as a transformer MLP sub-block, forward and backward in one command buffer:
 // checks that they compose (layouts, transposes, overwrite vs accumulate) the way a model uses them.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { geluBackward, geluForward, layerNormBackward, layerNormForward, matmul } from '../../src/model/ops.ts';
+import { geluBackward, geluForward, layerNormBackward, layerNormForward, matmul } from '../../src/model/ops/reference-ops.ts';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
 import { submit } from '../../src/gpu/kernel.ts';
 import { encodeMatmul } from '../../src/gpu/matmul.ts';

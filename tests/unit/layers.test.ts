@@ -10,21 +10,22 @@ const SRC = resolve(import.meta.dirname, '../../src');
 /** Bottom to top. A folder may import itself and any folder before it. */
 const LAYERS = [
   'primitives', // seeded random numbers, the WebGPU device: no project imports
-  'model', // the reference transformer, tokenizer, checkpoints, ONNX export
+  'model', // the reference transformer, tokenizer, checkpoints, ONNX graph builders
+  'gpu', // WGSL kernels and their small dispatch API
+  'engine', // the policy-engine contract and its backends: cpu/ (onnxruntime-web), webgpu/, onnx/ sessions
   'tasks', // the task suite, metrics, grading
   'sandbox-pyodide', // the hardened Pyodide pool and the toolkit programs
   'wmrl', // the method: anchors, calibration, advantages, fusion, one step's scoring
   'training', // the trainer loop over its ports, evaluation (avg@k), compute accounting, presets
-  'engine', // the CPU policy engine (onnxruntime-web) behind the trainer's ports
-  'gpu', // WGSL kernels and the WebGPU policy engine
   'embodied', // the robot domain: tabletop scenes, tasks, renderer, scripted expert, dense shaping
   'pipeline', // the models pipeline (SFT, samples, world model)
   'workers', // web workers and their clients
   'experiments', // experiment results, intervals, tables
   'app', // the page's wiring of trainer, workers and models
-  'harness', // pages and checks that exist for tests
   'ui', // Svelte views
   'cli', // command-line tools
+  // Last, so that no product folder can import it: pages and checks that exist only for tests.
+  'harness',
 ] as const;
 
 /** Folder-level import edges of src/ (static and dynamic imports, and worker URLs). */
@@ -94,6 +95,21 @@ describe('layers of src/', () => {
 
   it('no folder-level import cycle', () => {
     expect(findCycle(edges)).toBeNull();
+  });
+
+  it('nothing outside src/harness imports it, the entry file and the pages included', () => {
+    const harness = join(SRC, 'harness') + '/';
+    const intoHarness = (fs: { path: string; text: string }[]): string[] =>
+      fs.filter((f) => !f.path.startsWith(harness)).flatMap((f) =>
+        [...f.text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|new URL\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)]
+          .filter((m) => resolve(dirname(f.path), m[1]).startsWith(harness))
+          .map((m) => `${relative(SRC, f.path)} imports ${m[1]}`));
+    const pages = readdirSync(resolve(SRC, '..')).filter((n) => n.endsWith('.html') && n !== 'app-harness.html');
+    const pageScripts = pages.flatMap((n) => [...readFileSync(resolve(SRC, '..', n), 'utf8').matchAll(/src="\/(src\/[^"]+)"/g)].map((m) => `${n}: ${m[1]}`));
+    expect(intoHarness(files)).toEqual([]);
+    expect(pageScripts.filter((p) => p.includes('src/harness/'))).toEqual([]);
+    // The check sees a planted import from the top-level entry file.
+    expect(intoHarness([{ path: join(SRC, 'main.ts'), text: "import './harness/app-e2e-entry.ts';" }])).toHaveLength(1);
   });
 
   it('the checks see a planted cycle and a planted upward import', () => {

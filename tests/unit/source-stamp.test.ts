@@ -29,6 +29,15 @@ describe('source stamp', () => {
     expect(staleDistReason(r)).toMatch(/missing/);
   });
 
+  it('a published build (no harness page) is fresh for the tools but stale for the browser tests', () => {
+    const r = tree();
+    build(r);
+    expect(staleDistReason(r, 'dist', { harness: true })).toMatch(/without the test harness page/);
+    writeFileSync(join(r, 'dist', STAMP_FILE), JSON.stringify({ ...sourceStamp(r), harness: true }));
+    expect(staleDistReason(r, 'dist', { harness: true })).toBeNull();
+    expect(staleDistReason(r)).toBeNull();
+  });
+
   it.each(['src/a.ts', 'public/tasks/t.json', 'index.html', 'src/new.ts'])('editing %s makes dist/ stale', (rel) => {
     const r = tree();
     build(r);

@@ -4,7 +4,7 @@
 
 import { groupAdvantages, zeroSpreadFraction } from '../../wmrl/advantages.ts';
 import { AnchorSchedule } from '../../wmrl/anchors.ts';
-import { OnlineCalibrator, pava } from '../../wmrl/isotonic.ts';
+import { OnlineCalibrator, pava, poolTies } from '../../wmrl/isotonic.ts';
 import { deriveSeed, mulberry32 } from '../../primitives/random.ts';
 import { inverseDistort, sampleGroup, type SimSetup } from './sim-world-model.ts';
 
@@ -25,21 +25,7 @@ export interface StepFunction {
 
 /** Isotonic regression of y on s as blocks (ties in s pooled first), using the project's `pava`. */
 export function pavaStepFunction(s: readonly number[], y: readonly number[]): StepFunction {
-  const order = s.map((_, i) => i).sort((a, b) => s[a] - s[b] || y[a] - y[b]);
-  const px: number[] = [];
-  const py: number[] = [];
-  const pw: number[] = [];
-  for (const i of order) {
-    const last = px.length - 1;
-    if (last >= 0 && px[last] === s[i]) {
-      py[last] = (pw[last] * py[last] + y[i]) / (pw[last] + 1);
-      pw[last] += 1;
-    } else {
-      px.push(s[i]);
-      py.push(y[i]);
-      pw.push(1);
-    }
-  }
+  const { x: px, y: py, w: pw } = poolTies(s.map((_, i) => i), s, y);
   const blocks = px.length === 0 ? [] : pava(py, pw).map((b) => ({ lo: px[b.start], hi: px[b.end - 1], value: b.value }));
   return {
     blocks,

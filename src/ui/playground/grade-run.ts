@@ -1,11 +1,11 @@
 // The Playground's grading side: runs on the page's main thread, where the task's hidden labels are
 // loaded; the sandbox worker only ever saw the program and the three input files. A run that fails
 // or writes invalid predictions scores 0 when there is a leaderboard (the grader's trueScore rule).
-import { gradePredictions, type GradeResult } from '../../tasks/grader';
 import type { Leaderboard } from '../../tasks/leaderboard';
 import type { Medal } from '../../tasks/medals';
 import type { TaskRegistry } from '../../tasks/task-registry';
-import { missingPredictionsMessage, type SandboxResult } from '../../sandbox-pyodide/protocol';
+import type { SandboxResult } from '../../sandbox-pyodide/protocol';
+import { gradeRun, runReward } from '../../sandbox-pyodide/run-grade';
 
 export interface RunOutcome {
   result: SandboxResult;
@@ -28,23 +28,15 @@ async function leaderboardOf(registry: TaskRegistry, taskId: string): Promise<Le
   }
 }
 
-export async function gradeRun(registry: TaskRegistry, taskId: string, result: SandboxResult): Promise<RunOutcome> {
+export async function gradePlaygroundRun(registry: TaskRegistry, taskId: string, result: SandboxResult): Promise<RunOutcome> {
   const [{ meta }, labels, leaderboard] = await Promise.all([registry.loadTask(taskId), registry.loadLabels(taskId), leaderboardOf(registry, taskId)]);
-  let graded: GradeResult | null = null;
-  let problem: string | null = null;
-  if (result.status !== 'ok') problem = result.traceback ?? result.reason ?? `the run ended with status ${result.status}`;
-  else if (result.predictionsCsv === undefined) problem = missingPredictionsMessage(result);
-  else {
-    graded = gradePredictions({ meta, labels, leaderboard: leaderboard ?? { entries: [] } }, result.predictionsCsv);
-    if (graded.status === 'invalid') problem = graded.message;
-  }
-  const ok = graded?.status === 'ok' ? graded : null;
+  const g = gradeRun(result, { meta, labels, leaderboard });
   return {
     result,
-    value: ok ? ok.value : null,
-    percentile: leaderboard ? (ok ? ok.percentile : 0) : null,
-    medal: leaderboard && ok ? ok.medal : null,
+    value: g.status === 'ok' ? g.value : null,
+    percentile: leaderboard ? runReward(g) : null,
+    medal: g.status === 'ok' ? g.medal : null,
     leaderboardSize: leaderboard ? leaderboard.entries.length : null,
-    problem,
+    problem: g.status === 'ok' ? null : g.message,
   };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { curveRows, METRICS, pairedComparison, runMetrics, summarisePresets } from '../../../src/experiments/aggregate';
-import { csvField, parseCsv, runsCsv } from '../../../src/experiments/csv';
+import { csvValue, runsCsv } from '../../../src/experiments/csv';
+import { parseCsvRecords, writeCsv } from '../../../src/tasks/csv';
 import { formatInterval, renderReport } from '../../../src/experiments/report';
 import { isRunResult, runFileName, trimRecord, SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
 import { cost, evaluation, run } from './run-fixtures';
@@ -202,7 +203,7 @@ describe('report and CSV', () => {
 
   it('writes one CSV row per run that parses back, with quoting', () => {
     const csv = runsCsv(RUNS);
-    const rows = parseCsv(csv);
+    const rows = parseCsvRecords(csv);
     expect(rows).toHaveLength(RUNS.length + 1);
     const header = rows[0];
     expect(header).toContain('heldOut');
@@ -212,9 +213,10 @@ describe('report and CSV', () => {
     expect(failed[header.indexOf('status')]).toBe('failed');
     expect(failed[header.indexOf('error')]).toBe('boom, "quoted"\nsecond line');
     expect(Number(rows[4][header.indexOf('busyTotal')])).toBeCloseTo(12, 12);
-    expect(csvField('a,b')).toBe('"a,b"');
-    fc.assert(fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), (fields) => {
-      expect(parseCsv(fields.map(csvField).join(',') + '\n')).toEqual([fields]);
+    expect(csvValue(Number.NaN)).toBe('');
+    expect(csvValue(null)).toBe('');
+    fc.assert(fc.property(fc.array(fc.string(), { minLength: 2, maxLength: 5 }), (fields) => {
+      expect(parseCsvRecords(writeCsv(fields, [fields]))).toEqual([fields, fields]);
     }));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rlLoss, sequenceLogProbs, sftLoss, tokenLogProbs, worldModelLoss, worldModelScores } from '../../../src/model/losses.ts';
-import { adamwStep } from '../../../src/model/ops.ts';
+import { adamwStep } from '../../../src/model/ops/reference-ops.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { view } from '../../../src/model/parameter-layout.ts';
 import { tinyBatch, tinyTestModel } from './test-models.ts';

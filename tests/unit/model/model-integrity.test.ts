@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { loadCommittedModels, loadLadderReading } from '../../../src/app/models.ts';
 import { fitLadderReading, ladderReadingJSON } from '../../../src/pipeline/ladder-reading.ts';
-import { nodeSha256Hex, readVerifiedModels } from '../../../src/cli/model-files.ts';
+import { readVerifiedModels } from '../../../src/cli/model-files.ts';
+import { sha256Hex as nodeSha256Hex } from '../../../src/pipeline/manifest.ts';
 import {
   ModelIntegrityError,
   modelFileProblem,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sftLoss, tokenLogProbs, worldModelLoss } from '../../../src/model/losses.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
-import { CpuEngine } from '../../../src/engine/cpu-engine.ts';
+import { CpuEngine } from '../../../src/engine/cpu/cpu-engine.ts';
 import { conformanceBatch, policyEngineConformance } from './engine-conformance.ts';
 import { maxAbsDiff, roughModel } from './fixtures.ts';
 

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model } from '../../../src/model/init.ts';
 import { rlLoss, tokenLogProbs, worldModelLoss } from '../../../src/model/losses.ts';
-import { adamwStep, clipByGlobalNorm } from '../../../src/model/ops.ts';
-import type { AdamWConfig } from '../../../src/model/ops.ts';
+import { adamwStep, clipByGlobalNorm } from '../../../src/model/ops/reference-ops.ts';
+import type { AdamWConfig } from '../../../src/model/ops/reference-ops.ts';
 import { sample } from '../../../src/model/sampling.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import type { SequenceBatch } from '../../../src/model/sequence-batch.ts';

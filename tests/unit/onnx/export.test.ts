@@ -5,7 +5,7 @@ import { createModel } from '../../../src/model/init.ts';
 import type { Model } from '../../../src/model/init.ts';
 import { forward, lmLogits, scoreHead } from '../../../src/model/transformer.ts';
 import { decodeInputNames, exportPolicyDecoder, exportPolicyLogits, exportWorldModel } from '../../../src/model/onnx/export.ts';
-import { createWasmSession, floatData, floatTensor, int64Tensor, ort } from '../../../src/model/onnx/ort-runtime.ts';
+import { createWasmSession, floatData, floatTensor, int64Tensor, ort } from '../../../src/engine/onnx/ort-runtime.ts';
 import { MASKED_BIAS } from '../../../src/model/onnx/transformer-graph.ts';
 import { maxAbsDiff, randomTokens, roughModel, testRng } from './fixtures.ts';
 

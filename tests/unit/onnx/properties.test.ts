@@ -7,9 +7,9 @@ import type { Model } from '../../../src/model/init.ts';
 import { rlLoss, sftLoss } from '../../../src/model/losses.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { forward, lmLogits } from '../../../src/model/transformer.ts';
-import { CpuEngine } from '../../../src/engine/cpu-engine.ts';
+import { CpuEngine } from '../../../src/engine/cpu/cpu-engine.ts';
 import { exportPolicyLogits } from '../../../src/model/onnx/export.ts';
-import { createWasmSession, floatData, int64Tensor } from '../../../src/model/onnx/ort-runtime.ts';
+import { createWasmSession, floatData, int64Tensor } from '../../../src/engine/onnx/ort-runtime.ts';
 import { maxAbs, maxAbsDiff, randomTokens, roughModel } from './fixtures.ts';
 
 describe('training graph under random batch shapes (tiny)', () => {

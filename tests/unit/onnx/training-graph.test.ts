@@ -4,7 +4,7 @@ import type { Model } from '../../../src/model/init.ts';
 import { rlLoss, sftLoss, worldModelLoss } from '../../../src/model/losses.ts';
 import type { SequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
-import { OnnxTrainingSession } from '../../../src/model/onnx/training-session.ts';
+import { OnnxTrainingSession } from '../../../src/engine/onnx/training-session.ts';
 import { rlCoefficients, sftCoefficients, sftLossValue } from '../../../src/engine/token-coefficients.ts';
 import { maxAbs, maxAbsDiff, roughModel, testRng } from './fixtures.ts';
 

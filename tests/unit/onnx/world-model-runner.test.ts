@@ -6,7 +6,7 @@ import { worldModelScores } from '../../../src/model/losses.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { exportWorldModel } from '../../../src/model/onnx/export.ts';
-import { WorldModelRunner } from '../../../src/model/onnx/world-model-runner.ts';
+import { WorldModelRunner } from '../../../src/engine/onnx/world-model-runner.ts';
 import { maxAbsDiff, testRng } from './fixtures.ts';
 
 describe('world-model runner (wasm EP)', () => {

@@ -15,7 +15,7 @@ import {
   layerNormBackward,
   layerNormForward,
   matmul,
-} from '../../../src/model/ops.ts';
+} from '../../../src/model/ops/reference-ops.ts';
 import { closeness, randomTensor, randomTokens, seededRandom } from './random.ts';
 
 /** sum_i w[i] * y[i] in float64. */

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../../../src/model/checkpoint.ts';
 import { worldModelScores } from '../../../src/model/losses.ts';
-import { WorldModelRunner } from '../../../src/model/onnx/world-model-runner.ts';
+import { WorldModelRunner } from '../../../src/engine/onnx/world-model-runner.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { checkManifest, type ModelsManifest } from '../../../src/pipeline/manifest.ts';

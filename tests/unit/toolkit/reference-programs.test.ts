@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { programFamilies, referencePrograms, type TaskType } from '../../../src/sandbox-pyodide/reference-programs.ts';
+import { programFamilies, referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
+import type { TaskType } from '../../../src/tasks/task-types.ts';
 
 const TYPES: TaskType[] = ['regression', 'binary', 'multiclass'];
 

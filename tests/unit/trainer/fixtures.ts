@@ -2,14 +2,14 @@
 // real world-model forward (the TypeScript reference score head), a fixed task list, and an
 // executor that is a TEST FIXTURE: it never runs the sampled programs (untrusted text must not run
 // in Pyodide-in-Node); it grades a deterministic score computed in TypeScript from the program text.
-import { CpuEngine } from '../../../src/engine/cpu-engine.ts';
+import { CpuEngine } from '../../../src/engine/cpu/cpu-engine.ts';
 import { namedConfig } from '../../../src/model/config.ts';
 import { createModel, type Model } from '../../../src/model/init.ts';
 import { worldModelScores } from '../../../src/model/losses.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import type { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { trainTokenizer } from '../../../src/model/tokenizer-training.ts';
-import { hashString } from '../../../src/tasks/seeded-random.ts';
+import { hashString } from '../../../src/primitives/random.ts';
 import { PolicyHost } from '../../../src/workers/policy-host.ts';
 import type {
   ExecutionRequest, ExecutionResult, ExecutorPort, MedalName, PolicyPort, PolicyUpdateRequest, ScorePair, StaticCheck, TaskSource, TaskView, VerifierPort, WorldModelPort,

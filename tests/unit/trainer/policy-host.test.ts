@@ -1,7 +1,7 @@
 // The engine-backed policy port on the real CPU engine: seeded sampling, the AdamW state round trip
 // through the engine's getOptimizerState/setOptimizerState, PPO epochs and the KL term reaching the engine.
 import { describe, expect, it } from 'vitest';
-import { CpuEngine } from '../../../src/engine/cpu-engine.ts';
+import { CpuEngine } from '../../../src/engine/cpu/cpu-engine.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { PolicyHost } from '../../../src/workers/policy-host.ts';
 import { cpuPolicy, testTokenizer, tinyPolicyModel } from './fixtures.ts';

@@ -230,7 +230,7 @@ describe('OnlineCalibrator', () => {
     const c = new OnlineCalibrator();
     c.add([0.2, 0.8], [0.1, 0.9], 0);
     c.refit(0);
-    const snap = c.snapshot();
+    const snap = c.frozen();
     c.add([0.2, 0.8], [0.9, 0.9], 1);
     c.refit(1);
     expect(snap.predict(0.2)).toBeCloseTo(0.1, 12);

@@ -5,8 +5,8 @@
 
 import { appUrl } from '../../primitives/app-root.ts';
 import { acquireDevice } from '../../primitives/webgpu-device.ts';
-import type { Tokenizer } from '../tokenizer.ts';
-import { SPECIAL_TOKENS } from '../tokenizer.ts';
+import type { Tokenizer } from '../../model/tokenizer.ts';
+import { SPECIAL_TOKENS } from '../../model/tokenizer.ts';
 import { configureOrt, createWasmSession, floatData, int64Tensor, ort } from './ort-runtime.ts';
 import type { OrtRuntimeOptions } from './ort-runtime.ts';
 

@@ -9,19 +9,20 @@
 
 import type { ModelConfig } from '../../model/config.ts';
 import type { Uniform } from '../../model/init.ts';
-import type { AdamWConfig } from '../../model/ops.ts';
+import type { AdamWConfig } from '../../model/ops/reference-ops.ts';
 import type { SequenceBatch } from '../../model/sequence-batch.ts';
 import { validateSequenceBatch } from '../../model/sequence-batch.ts';
 import { SPECIAL_TOKENS } from '../../model/tokenizer.ts';
 import type {
-  EngineSample, EngineSampleOptions, GradientResult, Objective, OptimizerState, PolicyEngine, UpdateOptions, UpdateResult,
-} from '../../engine/policy-engine.ts';
-import { rlCoefficients, rlNeedsLogProbs, sftCoefficients } from '../../engine/token-coefficients.ts';
-import { encodeAdamW, encodeGlobalNorm } from '../adamw.ts';
-import { encodeResidualAdd } from '../biasResidual.ts';
-import { readFloat32, writeBuffer } from '../buffers.ts';
-import { encodeMatmul } from '../matmul.ts';
-import { encodeScoreHeadBackward, encodeScoreHeadForward } from '../scoreHead.ts';
+  EngineSample, EngineSampleOptions, GradientResult, Objective, PolicyEngine, UpdateOptions, UpdateResult,
+} from '../policy-engine.ts';
+import type { OptimizerState } from '../optimizer-state.ts';
+import { rlCoefficients, rlNeedsLogProbs, sftCoefficients } from '../token-coefficients.ts';
+import { encodeAdamW, encodeGlobalNorm } from '../../gpu/adamw.ts';
+import { encodeResidualAdd } from '../../gpu/biasResidual.ts';
+import { readFloat32, writeBuffer } from '../../gpu/buffers.ts';
+import { encodeMatmul } from '../../gpu/matmul.ts';
+import { encodeScoreHeadBackward, encodeScoreHeadForward } from '../../gpu/scoreHead.ts';
 import { decodeBatch, type DecodedSequence } from './decoder.ts';
 import { GpuModel, type GpuModelOptions } from './gpu-model.ts';
 import { copyFloats, slice } from './tensor-slice.ts';

@@ -1,9 +1,9 @@
 // AdamW over the flat parameter array, tensor by tensor, so that weight decay applies only where the
 // layout says (matrices and embeddings, not biases or LayerNorm): the reference adamwStep on each view.
 
-import type { AdamWConfig } from '../model/ops.ts';
-import { adamwStep } from '../model/ops.ts';
-import type { ParameterLayout } from '../model/parameter-layout.ts';
+import type { AdamWConfig } from '../../model/ops/reference-ops.ts';
+import { adamwStep } from '../../model/ops/reference-ops.ts';
+import type { ParameterLayout } from '../../model/parameter-layout.ts';
 
 export function adamwByTensor(
   layout: ParameterLayout,

@@ -2,11 +2,10 @@
 // its gradient and the AdamW moments in the same layout, and the activation buffers of a maximum
 // batch (engine-buffers.ts). Weights cross to the host only through upload and download.
 
-import type { OptimizerState } from '../../engine/policy-engine.ts';
-import { validateOptimizerState } from '../../engine/optimizer-state.ts';
+import { type OptimizerState, validateOptimizerState } from '../optimizer-state.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { buildLayout, layerViewNames, type ParameterLayout } from '../../model/parameter-layout.ts';
-import { readFloat32, writeBuffer } from '../buffers.ts';
+import { readFloat32, writeBuffer } from '../../gpu/buffers.ts';
 import { allocateEngineBuffers, bufferBytes, qkvSplitLayout, type EngineBuffers, type QkvSplitLayout } from './engine-buffers.ts';
 import { copyFloats, slice } from './tensor-slice.ts';
 

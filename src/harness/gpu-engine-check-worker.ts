@@ -1,10 +1,10 @@
-// Worker side of the browser check (browser-check.ts): builds the engine on this worker's own
+// Worker side of the browser check (gpu-engine-check.ts): builds the engine on this worker's own
 // WebGPU device and returns what the test compares with the reference computed in Node.
-import { acquireDevice } from '../../primitives/webgpu-device.ts';
-import { makeSequenceBatch } from '../../model/sequence-batch.ts';
-import { mulberry32 } from '../../primitives/random.ts';
-import { GpuPolicyEngine } from './gpu-policy-engine.ts';
-import type { EngineCheckRequest, EngineCheckResult } from './browser-check.ts';
+import { acquireDevice } from '../primitives/webgpu-device.ts';
+import { makeSequenceBatch } from '../model/sequence-batch.ts';
+import { mulberry32 } from '../primitives/random.ts';
+import { GpuPolicyEngine } from '../engine/webgpu/gpu-policy-engine.ts';
+import type { EngineCheckRequest, EngineCheckResult } from './gpu-engine-check.ts';
 
 self.onmessage = async (e: MessageEvent<EngineCheckRequest>) => {
   try {

@@ -7,12 +7,12 @@
 import { headDim } from '../../model/config.ts';
 import type { Uniform } from '../../model/init.ts';
 import { samplingCandidates, samplingWeights } from '../../model/ops/sampling.ts';
-import { readFloat32, readInt32, writeBuffer } from '../buffers.ts';
-import { encodeEmbeddingForward } from '../embedding.ts';
-import { encodeKvAppend, encodeKvDecode } from '../kvCache.ts';
-import { encodeLayerNormForward } from '../layernorm.ts';
-import { encodeMatmul } from '../matmul.ts';
-import { encodeSample } from '../sampling.ts';
+import { readFloat32, readInt32, writeBuffer } from '../../gpu/buffers.ts';
+import { encodeEmbeddingForward } from '../../gpu/embedding.ts';
+import { encodeKvAppend, encodeKvDecode } from '../../gpu/kvCache.ts';
+import { encodeLayerNormForward } from '../../gpu/layernorm.ts';
+import { encodeMatmul } from '../../gpu/matmul.ts';
+import { encodeSample } from '../../gpu/sampling.ts';
 import { alignUp } from './engine-buffers.ts';
 import type { GpuModel } from './gpu-model.ts';
 import { encodeBlockForward } from './block-forward.ts';

@@ -6,29 +6,29 @@
 //   rebuilt after the weights change (see decoderSession).
 // AdamW and clipping run in JS on the flat array (O(params)).
 
-import type { ModelConfig } from '../model/config.ts';
-import type { Model } from '../model/init.ts';
-import type { WorldModelLossKind } from '../model/losses.ts';
-import { validateWorldModelTargets } from '../model/losses.ts';
-import { pairwiseTerms, validateRanking } from '../model/pairwise-rank-loss.ts';
-import { clipByGlobalNorm, globalNorm } from '../model/ops.ts';
-import type { ParameterLayout } from '../model/parameter-layout.ts';
-import { buildLayout } from '../model/parameter-layout.ts';
-import { sampleFromLogits } from '../model/sampling.ts';
-import type { SequenceBatch } from '../model/sequence-batch.ts';
-import { validateSequenceBatch } from '../model/sequence-batch.ts';
-import { SPECIAL_TOKENS } from '../model/tokenizer.ts';
-import { decodeInputNames, exportPolicyDecoder } from '../model/onnx/export.ts';
-import { configureOrt, createWasmSession, floatData, floatTensor, int64Tensor, ort } from '../model/onnx/ort-runtime.ts';
-import type { OrtRuntimeOptions } from '../model/onnx/ort-runtime.ts';
-import { MASKED_BIAS } from '../model/onnx/transformer-graph.ts';
-import { OnnxTrainingSession } from '../model/onnx/training-session.ts';
+import type { ModelConfig } from '../../model/config.ts';
+import type { Model } from '../../model/init.ts';
+import type { WorldModelLossKind } from '../../model/losses.ts';
+import { validateWorldModelTargets } from '../../model/losses.ts';
+import { pairwiseTerms, validateRanking } from '../../model/pairwise-rank-loss.ts';
+import { clipByGlobalNorm, globalNorm } from '../../model/ops/reference-ops.ts';
+import type { ParameterLayout } from '../../model/parameter-layout.ts';
+import { buildLayout } from '../../model/parameter-layout.ts';
+import { sampleFromLogits } from '../../model/sampling.ts';
+import type { SequenceBatch } from '../../model/sequence-batch.ts';
+import { validateSequenceBatch } from '../../model/sequence-batch.ts';
+import { SPECIAL_TOKENS } from '../../model/tokenizer.ts';
+import { decodeInputNames, exportPolicyDecoder } from '../../model/onnx/export.ts';
+import { configureOrt, createWasmSession, floatData, floatTensor, int64Tensor, ort } from '../onnx/ort-runtime.ts';
+import type { OrtRuntimeOptions } from '../onnx/ort-runtime.ts';
+import { MASKED_BIAS } from '../../model/onnx/transformer-graph.ts';
+import { OnnxTrainingSession } from '../onnx/training-session.ts';
 import { adamwByTensor } from './adamw-by-tensor.ts';
-import { validateOptimizerState } from './optimizer-state.ts';
+import { type OptimizerState, validateOptimizerState } from '../optimizer-state.ts';
 import type {
-  EngineSample, EngineSampleOptions, GradientResult, Objective, OptimizerState, PolicyEngine, UpdateOptions, UpdateResult,
-} from './policy-engine.ts';
-import { rlCoefficients, rlNeedsLogProbs, sftCoefficients, sftLossValue } from './token-coefficients.ts';
+  EngineSample, EngineSampleOptions, GradientResult, Objective, PolicyEngine, UpdateOptions, UpdateResult,
+} from '../policy-engine.ts';
+import { rlCoefficients, rlNeedsLogProbs, sftCoefficients, sftLossValue } from '../token-coefficients.ts';
 
 export class CpuEngine implements PolicyEngine {
   readonly backend: string;

@@ -5,13 +5,13 @@
 
 import { headDim, mlpWidth } from '../../model/config.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
-import { encodeAttentionBackward, encodeAttentionForward } from '../attention.ts';
-import { encodeBiasGrad, encodeResidualAdd } from '../biasResidual.ts';
-import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../crossEntropy.ts';
-import { encodeEmbeddingBackward, encodeEmbeddingForward } from '../embedding.ts';
-import { encodeGeluBackward } from '../gelu.ts';
-import { encodeLayerNormBackward, encodeLayerNormForward } from '../layernorm.ts';
-import { encodeMatmul } from '../matmul.ts';
+import { encodeAttentionBackward, encodeAttentionForward } from '../../gpu/attention.ts';
+import { encodeBiasGrad, encodeResidualAdd } from '../../gpu/biasResidual.ts';
+import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../../gpu/crossEntropy.ts';
+import { encodeEmbeddingBackward, encodeEmbeddingForward } from '../../gpu/embedding.ts';
+import { encodeGeluBackward } from '../../gpu/gelu.ts';
+import { encodeLayerNormBackward, encodeLayerNormForward } from '../../gpu/layernorm.ts';
+import { encodeMatmul } from '../../gpu/matmul.ts';
 import { encodeBlockForward } from './block-forward.ts';
 import type { GpuModel } from './gpu-model.ts';
 

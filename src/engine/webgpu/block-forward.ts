@@ -10,10 +10,10 @@
 
 import { mlpWidth } from '../../model/config.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
-import { encodeBiasAdd, encodeResidualAdd } from '../biasResidual.ts';
-import { encodeGeluForward } from '../gelu.ts';
-import { encodeLayerNormForward } from '../layernorm.ts';
-import { encodeMatmul } from '../matmul.ts';
+import { encodeBiasAdd, encodeResidualAdd } from '../../gpu/biasResidual.ts';
+import { encodeGeluForward } from '../../gpu/gelu.ts';
+import { encodeLayerNormForward } from '../../gpu/layernorm.ts';
+import { encodeMatmul } from '../../gpu/matmul.ts';
 import type { GpuModel } from './gpu-model.ts';
 
 /** Where a block reads its input, keeps its activations and writes its output. */

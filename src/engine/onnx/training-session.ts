@@ -1,11 +1,11 @@
 // Runs the training graphs of ./training-graph.ts on onnxruntime-web's wasm backend and returns
 // gradients as ONE flat array in the parameter layout (alignment gaps and untouched tensors zero).
 
-import type { ModelConfig } from '../config.ts';
-import type { ParameterLayout } from '../parameter-layout.ts';
+import type { ModelConfig } from '../../model/config.ts';
+import type { ParameterLayout } from '../../model/parameter-layout.ts';
 import { createWasmSession, floatData, floatTensor, int64Tensor, ort } from './ort-runtime.ts';
-import { buildTrainingGraph, gradName } from './training-graph.ts';
-import type { TrainingLoss } from './training-graph.ts';
+import { buildTrainingGraph, gradName } from '../../model/onnx/training-graph.ts';
+import type { TrainingLoss } from '../../model/onnx/training-graph.ts';
 
 export interface LmPass {
   /** -sum coef * logp */

@@ -1,6 +1,6 @@
 // Page module for the browser test of the engine (tests/e2e/gpu-engine.test.ts): runs the engine in
 // a dedicated module worker, as the product's policy worker does, and returns its outputs.
-import type { ModelConfig } from '../../model/config.ts';
+import type { ModelConfig } from '../model/config.ts';
 
 export interface EngineCheckRequest {
   config: ModelConfig;
@@ -25,7 +25,7 @@ export interface EngineCheckResult {
 }
 
 export function runEngineInWorker(req: EngineCheckRequest): Promise<EngineCheckResult> {
-  const worker = new Worker(new URL('./browser-check-worker.ts', import.meta.url), { type: 'module' });
+  const worker = new Worker(new URL('./gpu-engine-check-worker.ts', import.meta.url), { type: 'module' });
   return new Promise((resolve, reject) => {
     worker.onmessage = (e: MessageEvent<{ ok: true; result: EngineCheckResult } | { ok: false; error: string }>) => {
       worker.terminate();

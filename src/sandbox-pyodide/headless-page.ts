@@ -1,10 +1,10 @@
-// The sandbox harness page (sandbox.html): exposes the pool on window for Playwright-driven tests,
-// the benchmark and the score command. It holds no labels: callers grade predictions themselves.
-import { SandboxPool, type PoolOptions, type PoolStats } from './pool';
-import type { SandboxFiles, SandboxJob, SandboxResult } from './protocol';
-import { libraryHash, populationFor, runPopulation, type PopulationProgress, type PopulationRun } from './leaderboard-on-the-spot';
-import { pythonLibrary } from './python-library';
-import type { MetricName, TaskType } from '../tasks/task-types';
+// The sandbox page (sandbox.html) that headless tools drive: exposes the pool on window for the CLIs,
+// the benchmark and the browser tests. It holds no labels: callers grade predictions themselves.
+import { SandboxPool, type PoolOptions, type PoolStats } from './pool.ts';
+import type { SandboxFiles, SandboxJob, SandboxResult } from './protocol.ts';
+import { libraryHash, populationFor, runPopulation, type PopulationProgress, type PopulationRun } from './leaderboard-on-the-spot.ts';
+import { pythonLibrary } from './python-library.ts';
+import type { MetricName, TaskType } from '../tasks/task-types.ts';
 
 export interface PopulationRequest {
   files: SandboxFiles;
