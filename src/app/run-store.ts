@@ -6,6 +6,15 @@
 import type { EvaluationResult } from '../training/evaluate';
 import type { StepRecord, TrainerCheckpoint } from '../training/trainer';
 
+/** A held-out evaluation made along a run: after `step` steps, on the first `tasks` held-out tasks at avg@k. */
+export interface RunEvaluation {
+  step: number;
+  tasks: number;
+  result: EvaluationResult;
+  /** The run's busy seconds up to that step (compute spent on training, the evaluations not counted). */
+  busySeconds: number;
+}
+
 export interface SavedRun {
   id: string;
   savedAt: string;
@@ -14,6 +23,8 @@ export interface SavedRun {
   checkpoint: TrainerCheckpoint;
   records: StepRecord[];
   evaluation: EvaluationResult | null;
+  /** Every evaluation along the run, in order (absent in runs saved before there were several). */
+  evaluations?: RunEvaluation[];
 }
 
 /** What the list of saved runs shows, without the weights. */

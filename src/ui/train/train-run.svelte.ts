@@ -3,8 +3,9 @@
 // background and the view shows its live state when it is opened again). After every step the run
 // is written to the store's autosave slot, so a reload can offer to resume it where it was.
 import type { TrainerRuntime, TrainerSession, TrainerState } from '../../app/create-trainer';
+import { liveSampling, type LiveSampling } from './live-sampling';
 import { ProgressTracker, type Activity } from '../../app/progress';
-import { AUTOSAVE_ID, RunStore, type SavedRunSummary } from '../../app/run-store';
+import { AUTOSAVE_ID, RunStore, type RunEvaluation, type SavedRunSummary } from '../../app/run-store';
 import type { EvaluationResult } from '../../training/evaluate';
 import type { StepRecord, TrainerCheckpoint, TrainerConfig } from '../../training/trainer';
 import { configOf, defaultSettings, preparedBatch, settingsOfConfig, type TrainSettings } from './settings';
@@ -21,6 +22,10 @@ class TrainRun {
   records = $state.raw<StepRecord[]>([]);
   evaluation = $state.raw<EvaluationResult | null>(null);
   evaluating = $state(false);
+  /** Every held-out evaluation of this run (along it and by the button), in order. */
+  evaluations = $state.raw<RunEvaluation[]>([]);
+  /** Why the last evaluation failed, if it did. */
+  evaluationError = $state<string | null>(null);
   /** Which policy the evaluation measured: the run, its step count, the models it started from. */
   evaluatedAt = $state<{ run: string; step: number; models: string } | null>(null);
   /** Runs saved by hand. */
@@ -30,6 +35,8 @@ class TrainRun {
   /** The last autosave's outcome, for the status line. */
   autosaveNote = $state<string | null>(null);
   storeMessage = $state<string | null>(null);
+  /** The policy's programs of the sampling under way, as they are written; null between samplings. */
+  live = $state.raw<LiveSampling | null>(null);
   /** What the run is doing right now (start-up, the phases of a step, evaluation), for the progress bars. */
   activities = $state.raw<readonly Activity[]>([]);
   private readonly progress = new ProgressTracker();
@@ -75,10 +82,28 @@ class TrainRun {
     const runtime = this.ahead ? await this.ahead : null;
     this.ahead = null;
     const s = await createTrainer(config, { policyBackend, worldModelBackend, progress: this.progress, ...(runtime ? { runtime } : {}), ...(checkpoint ? { checkpoint } : {}) });
-    s.onStep((r) => (this.records = [...this.records, r]));
+    s.onStep((r) => {
+      this.records = [...this.records, r];
+      this.live = null;
+    });
+    s.onSampling((e) => (this.live = liveSampling(this.live, e, performance.now())));
+    s.onEvaluation((e) => {
+      this.live = null;
+      if (!e.result) {
+        this.evaluationError = `The evaluation after step ${e.step} failed: ${e.error ?? 'unknown error'}`;
+        return;
+      }
+      this.evaluationError = null;
+      const busy = e.step === 0 ? 0 : (this.records.at(-1)?.cumulativeCost.totalBusyMs ?? 0) / 1000;
+      this.evaluations = [...this.evaluations, { step: e.step, tasks: e.result.tasks.length, result: e.result, busySeconds: busy }];
+      this.evaluation = e.result;
+      this.evaluatedAt = { run: s.config.name, step: e.step, models: s.modelsLabel };
+    });
+    this.applyEvaluationPlan(s);
     s.onCheckpoint((r, c) => this.autosave(s, c, r.step + 1));
     s.onState((st, e) => {
       this.phase = st;
+      if (st !== 'running' && st !== 'stopping') this.live = null;
       if (st === 'failed') this.error = `The run stopped: ${describe(e)}`;
     });
     this.session = s;
@@ -89,7 +114,7 @@ class TrainRun {
   /** Writes the run to the autosave slot; a failure is reported and never stops the run. */
   private async autosave(s: TrainerSession, checkpoint: TrainerCheckpoint, step: number): Promise<void> {
     try {
-      const summary = await (await this.openStore()).save({ modelsLabel: s.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation }, AUTOSAVE_ID);
+      const summary = await (await this.openStore()).save({ modelsLabel: s.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation, evaluations: this.evaluations }, AUTOSAVE_ID);
       this.autosaved = summary;
       this.autosaveNote = `saved in this browser after step ${step}`;
     } catch (e) {
@@ -111,16 +136,47 @@ class TrainRun {
   /** True while start()'s loop runs (Stop applies to it, not to a single step). */
   looping = $state(false);
 
+  /** The evaluation options of the settings (the button's and the plan's: avg@2 on the first evalTasks tasks). */
+  private evaluationOptions() {
+    return { k: 2, tasks: this.settings.evalTasks };
+  }
+
+  /** Hands the settings' evaluation plan to the session (it may change while the run goes on). */
+  applyEvaluationPlan = (s: TrainerSession | null = this.session) => {
+    if (!s) return;
+    const every = this.settings.evalEvery;
+    s.evaluateEvery(Number.isInteger(every) && every > 0 ? { every, options: this.evaluationOptions() } : null);
+  };
+
+  /** With evaluation along the run on, the SFT policy is evaluated before step 1: the baseline. */
+  private async baseline(s: TrainerSession): Promise<void> {
+    if (!(this.settings.evalEvery > 0) || s.step !== 0 || this.evaluations.some((e) => e.step === 0)) return;
+    this.evaluating = true;
+    try {
+      await s.evaluateBetweenSteps(this.evaluationOptions());
+    } finally {
+      this.evaluating = false;
+      this.live = null;
+    }
+  }
+
   start = () =>
     this.withSession(async (s) => {
       this.looping = true;
       try {
+        this.applyEvaluationPlan(s);
+        await this.baseline(s);
         await s.start();
       } finally {
         this.looping = false;
       }
     });
-  stepOnce = () => this.withSession((s) => s.stepOnce());
+  stepOnce = () =>
+    this.withSession(async (s) => {
+      this.applyEvaluationPlan(s);
+      await this.baseline(s);
+      await s.stepOnce();
+    });
 
   stop = async () => {
     try {
@@ -130,16 +186,19 @@ class TrainRun {
     }
   };
 
+  /** Evaluates now, or after the step under way when a run is going on; the result joins the run's evaluations. */
   evaluate = async () => {
     this.evaluating = true;
     try {
       await this.withSession(async (s) => {
-        this.evaluation = await s.evaluate({ k: 2 });
-        this.evaluatedAt = { run: s.config.name, step: s.step, models: s.modelsLabel };
-        if (this.records.length > 0) await this.autosave(s, await s.checkpoint(), s.step);
+        this.evaluationError = null;
+        const running = s.state === 'running' || s.state === 'stopping';
+        await s.evaluateBetweenSteps(this.evaluationOptions());
+        if (!running && this.records.length > 0) await this.autosave(s, await s.checkpoint(), s.step);
       });
     } finally {
       this.evaluating = false;
+      this.live = null;
     }
   };
 
@@ -148,7 +207,10 @@ class TrainRun {
     await this.session?.dispose();
     this.session = null;
     this.records = [];
+    this.live = null;
     this.evaluation = null;
+    this.evaluations = [];
+    this.evaluationError = null;
     this.evaluatedAt = null;
     this.phase = 'idle';
     this.error = null;
@@ -171,7 +233,7 @@ class TrainRun {
     this.storeMessage = null;
     try {
       const checkpoint = await session.checkpoint();
-      const s = await (await this.openStore()).save({ modelsLabel: session.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation });
+      const s = await (await this.openStore()).save({ modelsLabel: session.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation, evaluations: this.evaluations });
       this.storeMessage = `Saved ${s.name}, seed ${s.seed}, after step ${s.step}, in this browser.`;
       await this.refreshSaved();
     } catch (e) {
@@ -192,12 +254,14 @@ class TrainRun {
       this.settings = settingsOfConfig(config, this.settings);
       this.records = run.records;
       this.evaluation = run.evaluation;
+      this.evaluations = run.evaluations ?? [];
       await this.openSession(config, { ...run.checkpoint, config });
       this.storeMessage = `Resumed ${config.name}, seed ${config.seed}, at step ${run.checkpoint.step}.`;
     } catch (e) {
       this.storeMessage = `Could not resume the run: ${describe(e)}`;
       this.records = [];
       this.evaluation = null;
+      this.evaluations = [];
       if (this.phase === 'starting') this.phase = 'idle';
     }
   };
