@@ -5,12 +5,21 @@
 import type { TrainerRuntime, TrainerSession, TrainerState } from '../../app/create-trainer';
 import { liveSampling, type LiveSampling } from './live-sampling';
 import { ProgressTracker, type Activity } from '../../app/progress';
-import { AUTOSAVE_ID, RunStore, type RunEvaluation, type SavedRunSummary } from '../../app/run-store';
+import { AUTOSAVE_ID, RunStore, type RunEvaluation, type SavedRun, type SavedRunSummary } from '../../app/run-store';
+import { parseRunFile, runFileText, type RunFileContent } from '../../app/run-file';
 import type { EvaluationResult } from '../../training/evaluate';
 import type { StepRecord, TrainerCheckpoint, TrainerConfig } from '../../training/trainer';
 import { configOf, defaultSettings, preparedBatch, settingsOfConfig, type TrainSettings } from './settings';
 
 export type RunPhase = 'idle' | 'starting' | TrainerState;
+
+/** A kept run drawn over the open one's charts. */
+export interface Overlay {
+  id: string;
+  label: string;
+  records: StepRecord[];
+  evaluations: RunEvaluation[];
+}
 
 const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -28,6 +37,10 @@ class TrainRun {
   evaluationError = $state<string | null>(null);
   /** Which policy the evaluation measured: the run, its step count, the models it started from. */
   evaluatedAt = $state<{ run: string; step: number; models: string } | null>(null);
+  /** The open run's name (empty: the preset and seed stand in). */
+  label = $state('');
+  /** Kept runs drawn over the charts. */
+  overlays = $state.raw<Overlay[]>([]);
   /** Runs saved by hand. */
   saved = $state.raw<SavedRunSummary[]>([]);
   /** The autosave slot: the latest run of this browser, offered for resuming while no run is open. */
@@ -77,6 +90,7 @@ class TrainRun {
 
   private async openSession(config: TrainerConfig, checkpoint?: TrainerCheckpoint): Promise<TrainerSession> {
     this.phase = 'starting';
+    if (!checkpoint) await this.keepAutosaved();
     const { createTrainer } = await import('../../app/create-trainer');
     const { policyBackend, worldModelBackend } = this.settings;
     const runtime = this.ahead ? await this.ahead : null;
@@ -111,10 +125,20 @@ class TrainRun {
     return s;
   }
 
+  /** The open run's name as the list shows it. */
+  currentLabel(s: TrainerSession | null = this.session): string {
+    const c = s?.config;
+    return this.label.trim() || (c ? `${c.name} seed ${c.seed}` : `${this.settings.presetId} seed ${this.settings.seed}`);
+  }
+
+  private content(s: TrainerSession, checkpoint: TrainerCheckpoint): RunFileContent {
+    return { label: this.currentLabel(s), modelsLabel: s.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation, evaluations: this.evaluations };
+  }
+
   /** Writes the run to the autosave slot; a failure is reported and never stops the run. */
   private async autosave(s: TrainerSession, checkpoint: TrainerCheckpoint, step: number): Promise<void> {
     try {
-      const summary = await (await this.openStore()).save({ modelsLabel: s.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation, evaluations: this.evaluations }, AUTOSAVE_ID);
+      const summary = await (await this.openStore()).save(this.content(s, checkpoint), AUTOSAVE_ID);
       this.autosaved = summary;
       this.autosaveNote = `saved in this browser after step ${step}`;
     } catch (e) {
@@ -202,8 +226,42 @@ class TrainRun {
     }
   };
 
-  /** Closes the run (its workers too); the autosave slot keeps it, so it can still be resumed. */
+  /**
+   * A fresh run is about to take the autosave slot: the run in it (one not resumed) moves to the
+   * runs kept in this browser first, so nothing is replaced silently.
+   */
+  private async keepAutosaved(): Promise<void> {
+    try {
+      const store = await this.openStore();
+      if (!(await store.autosaved())) return;
+      const { id: _id, savedAt: _at, ...run } = await store.get(AUTOSAVE_ID);
+      const kept = await store.save(run);
+      await store.delete(AUTOSAVE_ID);
+      this.autosaved = null;
+      this.storeMessage = `Your previous run “${kept.label}” (${kept.step} step${kept.step === 1 ? '' : 's'}) is kept in the runs of this browser.`;
+      await this.refreshSaved();
+    } catch (e) {
+      this.storeMessage = `Could not keep the previous run: ${describe(e)}`;
+    }
+  }
+
+  /** Closes the run (its workers too). A run with steps is kept in this browser's runs first. */
   reset = async () => {
+    const s = this.session;
+    if (s && this.records.length > 0) {
+      try {
+        const store = await this.openStore();
+        const kept = await store.save(this.content(s, await s.checkpoint()));
+        await store.delete(AUTOSAVE_ID);
+        this.autosaved = null;
+        await this.refreshSaved();
+        this.storeMessage = `Kept “${kept.label}” (${kept.step} step${kept.step === 1 ? '' : 's'}) in the runs of this browser: resume it, overlay it or export it from the list.`;
+      } catch (e) {
+        // Not kept: the run stays open, nothing is lost.
+        this.storeMessage = `Could not keep the run, so it stays open: ${describe(e)}`;
+        return;
+      }
+    }
     await this.session?.dispose();
     this.session = null;
     this.records = [];
@@ -215,6 +273,7 @@ class TrainRun {
     this.phase = 'idle';
     this.error = null;
     this.autosaveNote = null;
+    this.label = '';
     this.prepare();
   };
 
@@ -233,8 +292,8 @@ class TrainRun {
     this.storeMessage = null;
     try {
       const checkpoint = await session.checkpoint();
-      const s = await (await this.openStore()).save({ modelsLabel: session.modelsLabel, checkpoint, records: this.records, evaluation: this.evaluation, evaluations: this.evaluations });
-      this.storeMessage = `Saved ${s.name}, seed ${s.seed}, after step ${s.step}, in this browser.`;
+      const s = await (await this.openStore()).save(this.content(session, checkpoint));
+      this.storeMessage = `Saved ${s.name}, seed ${s.seed}, after step ${s.step}, in this browser (as “${s.label}”).`;
       await this.refreshSaved();
     } catch (e) {
       this.storeMessage = `Could not save the run: ${describe(e)}`;
@@ -255,6 +314,7 @@ class TrainRun {
       this.records = run.records;
       this.evaluation = run.evaluation;
       this.evaluations = run.evaluations ?? [];
+      this.label = run.label ?? '';
       await this.openSession(config, { ...run.checkpoint, config });
       this.storeMessage = `Resumed ${config.name}, seed ${config.seed}, at step ${run.checkpoint.step}.`;
     } catch (e) {
@@ -266,12 +326,56 @@ class TrainRun {
     }
   };
 
+  /** Draws a kept run over the charts, or takes it off. */
+  toggleOverlay = async (id: string) => {
+    if (this.overlays.some((o) => o.id === id)) {
+      this.overlays = this.overlays.filter((o) => o.id !== id);
+      return;
+    }
+    try {
+      const r = await (await this.openStore()).get(id);
+      this.overlays = [...this.overlays, { id, label: r.label ?? `${r.checkpoint.config.name} seed ${r.checkpoint.config.seed}`, records: r.records, evaluations: r.evaluations ?? [] }];
+    } catch (e) {
+      this.storeMessage = `Could not overlay the run: ${describe(e)}`;
+    }
+  };
+
+  /** The open run (idle), or a kept one, as a file's name and text. */
+  exportFile = async (id?: string): Promise<{ name: string; text: string }> => {
+    let content: RunFileContent;
+    if (id === undefined) {
+      const s = this.session;
+      if (!s) throw new Error('no run is open');
+      content = this.content(s, await s.checkpoint());
+    } else {
+      const { id: _id, savedAt: _at, ...r }: SavedRun = await (await this.openStore()).get(id);
+      content = { ...r, label: r.label ?? `${r.checkpoint.config.name} seed ${r.checkpoint.config.seed}` };
+    }
+    const c = content.checkpoint.config;
+    const slug = content.label.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || `${c.name}-seed${c.seed}`;
+    return { name: `wmrl-run-${slug}-step${content.checkpoint.step}.json`, text: runFileText(content) };
+  };
+
+  /** Loads an exported run into this browser's runs; a file that is not one is refused and nothing changes. */
+  loadFile = async (file: File) => {
+    this.storeMessage = null;
+    try {
+      const content = parseRunFile(await file.text());
+      const kept = await (await this.openStore()).save(content);
+      await this.refreshSaved();
+      this.storeMessage = `Loaded “${kept.label}” (${kept.name}, seed ${kept.seed}, ${kept.step} step${kept.step === 1 ? '' : 's'}) from ${file.name} into the runs of this browser: resume it or overlay it.`;
+    } catch (e) {
+      this.storeMessage = `Could not load ${file.name}: ${describe(e)}. Nothing was changed.`;
+    }
+  };
+
   resumeAutosaved = () => this.resumeRun(AUTOSAVE_ID);
   discardAutosaved = () => this.deleteRun(AUTOSAVE_ID);
 
   deleteRun = async (id: string) => {
     try {
       await (await this.openStore()).delete(id);
+      this.overlays = this.overlays.filter((o) => o.id !== id);
       await this.refreshSaved();
     } catch (e) {
       this.storeMessage = `Could not delete the run: ${describe(e)}`;
