@@ -452,8 +452,11 @@ function trackedPorts(
         const h = progress.begin(`${w.key}.sampling`, `${w.label}: the policy writes ${requests.length} programs`, requests.length);
         let forward: ((p: SamplingProgress) => void) | null = null;
         sampling?.(requests, (l) => (forward = l));
+        // Reports come over their own port: one may arrive after the result, and is then dropped.
+        let over = false;
         try {
           const r = await policy.sample(requests, options, (p) => {
+            if (over) return;
             h.advance(p.done);
             forward?.(p);
           });
@@ -462,6 +465,8 @@ function trackedPorts(
         } catch (e) {
           h.end(false);
           throw e;
+        } finally {
+          over = true;
         }
       },
       update: (request) => {
