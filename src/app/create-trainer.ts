@@ -86,6 +86,10 @@ export async function startTrainerRuntime(options: RuntimeOptions = {}): Promise
         wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: worldModelBackend })),
       startPool(pool, progress),
     ]);
+    // The CPU engine builds its decoding session on the first sample (and after each update): built
+    // here, as part of the start-up, a step's first program starts to appear soon after the click.
+    await track('start.sampler', 'Preparing the policy\'s sampler', () =>
+      policyHandle.api.sample([{ card: 'warm-up', seed: 0 }], { maxNewTokens: 1, temperature: 1, topK: 0 }));
     return {
       models, policyHandle, wmHandle, pool, policyInfo, wmInfo, maxBatch, policyBackend, worldModelBackend,
       async dispose() {
