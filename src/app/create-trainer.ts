@@ -13,6 +13,7 @@ import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api';
 import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client';
 import type { WorldModelInfo } from '../workers/world-model-api';
 import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate';
+import type { SampleRequest, SamplingProgress } from '../training/ports';
 import { Trainer, validateTrainerConfig, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
 import { loadCommittedModels, type ModelSources } from './models';
 import type { ProgressTracker } from './progress';
@@ -85,6 +86,10 @@ export async function startTrainerRuntime(options: RuntimeOptions = {}): Promise
         wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: worldModelBackend })),
       startPool(pool, progress),
     ]);
+    // The CPU engine builds its decoding session on the first sample (and after each update): built
+    // here, as part of the start-up, a step's first program starts to appear soon after the click.
+    await track('start.sampler', 'Preparing the policy\'s sampler', () =>
+      policyHandle.api.sample([{ card: 'warm-up', seed: 0 }], { maxNewTokens: 1, temperature: 1, topK: 0 }));
     return {
       models, policyHandle, wmHandle, pool, policyInfo, wmInfo, maxBatch, policyBackend, worldModelBackend,
       async dispose() {
@@ -108,6 +113,26 @@ export function runtimeServes(runtime: TrainerRuntime, config: TrainerConfig, op
 
 export type TrainerState = 'idle' | 'running' | 'stopping' | 'done' | 'failed';
 
+export interface EvaluateOptions {
+  k?: number;
+  seed?: number;
+  taskIds?: string[];
+  /** Only the first `tasks` held-out tasks (after taskIds). */
+  tasks?: number;
+}
+
+/** A policy sampling call under way, as the session tells it (a step's or an evaluation's). */
+export interface SamplingEvent {
+  what: 'step' | 'eval';
+  /** Index of the step under way (steps done so far). */
+  step: number;
+  /** The task of each request, in request order (n per group for a step). */
+  taskIds: readonly string[];
+  /** performance.now() when the call began. */
+  startedAt: number;
+  progress: SamplingProgress;
+}
+
 export interface TrainerSession {
   readonly config: TrainerConfig;
   readonly policy: PolicyInfo;
@@ -124,6 +149,8 @@ export interface TrainerSession {
    * so a listener that must not stop training catches its own errors.
    */
   onCheckpoint(listener: (record: StepRecord, checkpoint: TrainerCheckpoint) => Promise<void>): () => void;
+  /** Hears the policy's sampling as it goes (programs finished, the one being written). */
+  onSampling(listener: (event: SamplingEvent) => void): () => void;
   /** Hears state changes (and the error when a step fails). */
   onState(listener: (state: TrainerState, error?: unknown) => void): () => void;
   /** Runs steps until config.steps or stop(); resolves when the loop has stopped. */
@@ -136,8 +163,17 @@ export interface TrainerSession {
   checkpoint(): Promise<TrainerCheckpoint>;
   /** Replaces the run with a checkpointed one (idle only). */
   resume(checkpoint: TrainerCheckpoint): Promise<void>;
-  /** Held-out avg@k with the current policy (idle only). */
-  evaluate(options?: { k?: number; seed?: number; taskIds?: string[] }): Promise<EvaluationResult>;
+  /** Held-out avg@k with the current policy (idle only). `tasks`: the first so many held-out tasks. */
+  evaluate(options?: EvaluateOptions): Promise<EvaluationResult>;
+  /**
+   * Evaluation along the run: after every `every` steps (and after the last step), between two
+   * steps, before the step's checkpoint is handed out; null turns it off. Results go to onEvaluation.
+   */
+  evaluateEvery(plan: { every: number; options: EvaluateOptions } | null): void;
+  /** One evaluation at the next point between two steps (a run in progress), or at once when idle. */
+  evaluateBetweenSteps(options: EvaluateOptions): Promise<EvaluationResult>;
+  /** Hears every evaluation made between steps: after `step` steps, its result (null and why when it failed). */
+  onEvaluation(listener: (e: { step: number; result: EvaluationResult | null; error?: string }) => void): () => void;
   poolStats(): PoolStats;
   dispose(): Promise<void>;
 }
@@ -170,7 +206,25 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     },
     progress,
     () => (doing === 'step' ? { key: 'step', label: `Step ${trainer.stepsTaken + 1}` } : { key: 'eval', label: 'Evaluation' }),
+    (requests, progressOf) => {
+      const what = doing;
+      const step = trainer.stepsTaken;
+      const startedAt = performance.now();
+      let taskIds: string[] = [];
+      void taskIdsOf(requests).then((ids) => (taskIds = ids));
+      progressOf((p) => {
+        for (const l of samplingListeners) l({ what, step, taskIds, startedAt, progress: p });
+      });
+    },
   );
+  const samplingListeners = new Set<(e: SamplingEvent) => void>();
+  // A card names its task for the view; both lists are read once (the registry caches them).
+  let cardIds: Promise<Map<string, string>> | null = null;
+  const taskIdsOf = async (requests: readonly { card: string }[]): Promise<string[]> => {
+    cardIds ??= Promise.all([tasks.trainingTasks(), tasks.heldOutTasks()]).then(([a, b]) => new Map([...a, ...b].map((t) => [t.card, t.id])));
+    const m = await cardIds.catch(() => new Map<string, string>());
+    return requests.map((r) => m.get(r.card) ?? '?');
+  };
 
   let trainer: Trainer;
   try {
@@ -189,9 +243,58 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     for (const l of stateListeners) l(s, e);
   };
   const checkpointListeners = new Set<(r: StepRecord, c: TrainerCheckpoint) => Promise<void>>();
-  // Between two steps: the step's record, then (only when someone listens) the checkpoint after it.
+  let evaluationPlan: { every: number; options: EvaluateOptions } | null = null;
+  let evaluationOnce: { options: EvaluateOptions; resolve: (r: EvaluationResult) => void; reject: (e: unknown) => void }[] = [];
+  const evaluationListeners = new Set<(e: { step: number; result: EvaluationResult | null; error?: string }) => void>();
+  const runEvaluation = async (opts: EvaluateOptions): Promise<EvaluationResult> => {
+    let held = await tasks.heldOutTasks();
+    if (opts.taskIds) held = held.filter((t) => opts.taskIds?.includes(t.id));
+    if (opts.tasks !== undefined) held = held.slice(0, opts.tasks);
+    doing = 'eval';
+    try {
+      return await evaluatePolicy(ports.policy, ports.executor, held, {
+        k: opts.k ?? DEFAULT_EVAL_K, seed: opts.seed ?? trainer.config.seed, sampling: trainer.config.sampling,
+        ...(trainer.config.reward === 'ladder' ? { ladder: true } : {}),
+      });
+    } finally {
+      doing = 'step';
+    }
+  };
+  // Between two steps, what is due: a requested evaluation, else the plan's. A failed evaluation is
+  // told to its listeners and does not stop the run.
+  const evaluateDue = async () => {
+    const once = evaluationOnce;
+    evaluationOnce = [];
+    const plan = evaluationPlan;
+    const planned = plan && plan.every > 0 && (trainer.stepsTaken % plan.every === 0 || trainer.done) ? plan.options : null;
+    const opts = once[0]?.options ?? planned;
+    if (!opts) return;
+    const step = trainer.stepsTaken;
+    try {
+      const result = await runEvaluation(opts);
+      for (const o of once) o.resolve(result);
+      for (const l of evaluationListeners) l({ step, result });
+    } catch (e) {
+      for (const o of once) o.reject(e);
+      for (const l of evaluationListeners) l({ step, result: null, error: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  // Requests left when the loop has ended (asked after its last step) are served once it is idle.
+  const evaluateRequested = async () => {
+    if (evaluationOnce.length === 0) return;
+    const plan = evaluationPlan;
+    evaluationPlan = null;
+    try {
+      await evaluateDue();
+    } finally {
+      evaluationPlan = plan;
+    }
+  };
+  // Between two steps: the step's record, what evaluation is due, then (only when someone listens)
+  // the checkpoint after it.
   const emit = async (r: StepRecord) => {
     for (const l of stepListeners) l(r);
+    await evaluateDue();
     if (checkpointListeners.size === 0) return;
     const c = await trainer.checkpoint();
     for (const l of checkpointListeners) await l(r, c);
@@ -222,6 +325,10 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
       checkpointListeners.add(listener);
       return () => void checkpointListeners.delete(listener);
     },
+    onSampling(listener) {
+      samplingListeners.add(listener);
+      return () => void samplingListeners.delete(listener);
+    },
     onState(listener) {
       stateListeners.add(listener);
       return () => void stateListeners.delete(listener);
@@ -239,6 +346,7 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
         )
         .finally(() => {
           loop = null;
+          void evaluateRequested();
         });
       return loop;
     },
@@ -257,6 +365,7 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
         const r = await trainer.step();
         await emit(r);
         setState(trainer.done ? 'done' : 'idle');
+        void evaluateRequested();
         return r;
       } catch (e) {
         setState(before);
@@ -274,17 +383,19 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
     },
     async evaluate(opts = {}) {
       requireIdle('evaluate');
-      let held = await tasks.heldOutTasks();
-      if (opts.taskIds) held = held.filter((t) => opts.taskIds?.includes(t.id));
-      doing = 'eval';
-      try {
-        return await evaluatePolicy(ports.policy, ports.executor, held, {
-          k: opts.k ?? DEFAULT_EVAL_K, seed: opts.seed ?? trainer.config.seed, sampling: trainer.config.sampling,
-          ...(trainer.config.reward === 'ladder' ? { ladder: true } : {}),
-        });
-      } finally {
-        doing = 'step';
-      }
+      return runEvaluation(opts);
+    },
+    evaluateEvery(plan) {
+      evaluationPlan = plan;
+    },
+    evaluateBetweenSteps(opts) {
+      const p = new Promise<EvaluationResult>((resolve, reject) => evaluationOnce.push({ options: opts, resolve, reject }));
+      if (state !== 'running' && state !== 'stopping') void evaluateRequested();
+      return p;
+    },
+    onEvaluation(listener) {
+      evaluationListeners.add(listener);
+      return () => void evaluationListeners.delete(listener);
     },
     poolStats: () => pool.stats(),
     async dispose() {
@@ -319,7 +430,13 @@ async function startPool(pool: SandboxPool, progress: ProgressTracker | undefine
  * The ports, telling `progress` what each call is doing: sampling, world-model scoring, executions
  * (counted one by one: the executor runs them in parallel either way) and the update.
  */
-function trackedPorts(ports: TrainerPorts, progress: ProgressTracker | undefined, what: () => { key: string; label: string }): TrainerPorts {
+function trackedPorts(
+  ports: TrainerPorts,
+  progress: ProgressTracker | undefined,
+  what: () => { key: string; label: string },
+  /** Called as a sampling call begins; hands it the listener of that call's progress. */
+  sampling?: (requests: readonly SampleRequest[], listen: (l: (p: SamplingProgress) => void) => void) => void,
+): TrainerPorts {
   if (!progress) return ports;
   const { policy, worldModel, executor, verifier } = ports;
   return {
@@ -334,9 +451,27 @@ function trackedPorts(ports: TrainerPorts, progress: ProgressTracker | undefined
     } : {}),
     policy: {
       ...policy,
-      sample: (requests, options) => {
+      sample: async (requests, options) => {
         const w = what();
-        return progress.track(`${w.key}.sampling`, `${w.label}: the policy writes ${requests.length} programs`, () => policy.sample(requests, options));
+        const h = progress.begin(`${w.key}.sampling`, `${w.label}: the policy writes ${requests.length} programs`, requests.length);
+        let forward: ((p: SamplingProgress) => void) | null = null;
+        sampling?.(requests, (l) => (forward = l));
+        // Reports come over their own port: one may arrive after the result, and is then dropped.
+        let over = false;
+        try {
+          const r = await policy.sample(requests, options, (p) => {
+            if (over) return;
+            h.advance(p.done);
+            forward?.(p);
+          });
+          h.end();
+          return r;
+        } catch (e) {
+          h.end(false);
+          throw e;
+        } finally {
+          over = true;
+        }
       },
       update: (request) => {
         const w = what();

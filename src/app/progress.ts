@@ -76,6 +76,8 @@ export class ProgressTracker {
     return {
       /** Counts it on; `total` where it becomes known only once under way (e.g. the pool's workers). */
       advance: (done: number, total: number | null = a.total) => {
+        // A report that arrives after the end (e.g. from a worker, over another port) must not bring it back.
+        if (!this.active.has(id)) return;
         a.total = total;
         this.active.set(id, { ...a, done });
         this.emit();

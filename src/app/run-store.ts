@@ -6,6 +6,15 @@
 import type { EvaluationResult } from '../training/evaluate';
 import type { StepRecord, TrainerCheckpoint } from '../training/trainer';
 
+/** A held-out evaluation made along a run: after `step` steps, on the first `tasks` held-out tasks at avg@k. */
+export interface RunEvaluation {
+  step: number;
+  tasks: number;
+  result: EvaluationResult;
+  /** The run's busy seconds up to that step (compute spent on training, the evaluations not counted). */
+  busySeconds: number;
+}
+
 export interface SavedRun {
   id: string;
   savedAt: string;
@@ -14,12 +23,18 @@ export interface SavedRun {
   checkpoint: TrainerCheckpoint;
   records: StepRecord[];
   evaluation: EvaluationResult | null;
+  /** Every evaluation along the run, in order (absent in runs saved before there were several). */
+  evaluations?: RunEvaluation[];
+  /** The run's name in the list (absent in older saves: the preset and seed stand in). */
+  label?: string;
 }
 
 /** What the list of saved runs shows, without the weights. */
 export interface SavedRunSummary {
   id: string;
   savedAt: string;
+  /** The run's name as the list shows it. */
+  label: string;
   name: string;
   seed: number;
   step: number;
@@ -92,5 +107,5 @@ export class RunStore {
 
 function summarise(r: SavedRun): SavedRunSummary {
   const c = r.checkpoint.config;
-  return { id: r.id, savedAt: r.savedAt, name: c.name, seed: c.seed, step: r.checkpoint.step, steps: c.steps, modelsLabel: r.modelsLabel };
+  return { id: r.id, savedAt: r.savedAt, label: r.label ?? `${c.name} seed ${c.seed}`, name: c.name, seed: c.seed, step: r.checkpoint.step, steps: c.steps, modelsLabel: r.modelsLabel };
 }

@@ -20,6 +20,12 @@ export interface EngineSampleOptions {
   rngs: readonly Uniform[];
   /** Generation of a prompt ends after this token (included). Default eos. */
   stopToken?: number;
+  /**
+   * Hears the tokens generated so far after each decoding step, where the engine decodes on the
+   * host (the CPU engine); `active[b]` is false once prompt b is finished. The arrays are the
+   * engine's own: read them, keep nothing. An engine that decodes elsewhere may never call it.
+   */
+  onTokens?: (tokens: readonly (readonly number[])[], active: readonly boolean[]) => void;
 }
 
 export interface EngineSample {

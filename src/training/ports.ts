@@ -74,10 +74,27 @@ export interface PolicyWeights {
   optimizer: OptimizerState | null;
 }
 
+/**
+ * How far a sample() call is, told while it runs: what a page shows so that the minute a step's
+ * sampling takes on a CPU is not a blank wait. Indices are request indices.
+ */
+export interface SamplingProgress {
+  total: number;
+  /** Programs finished so far (eos or the length limit). */
+  done: number;
+  /** Program tokens generated so far, over all requests. */
+  tokens: number;
+  /** Programs finished since the last report, with their final text. */
+  finished: { index: number; program: string }[];
+  /** The lowest-index program still being written, as far as it is; null when none is. */
+  current: { index: number; program: string } | null;
+}
+
 export interface PolicyPort {
   /** e.g. 'cpu (onnxruntime-web wasm, 2 threads)' or 'webgpu (NVIDIA ...)'. */
   readonly backend: string;
-  sample(requests: readonly SampleRequest[], options: SamplingOptions): Promise<SampleBatchResult>;
+  /** `onProgress` (optional) hears how far it is while it runs; the result does not depend on it. */
+  sample(requests: readonly SampleRequest[], options: SamplingOptions, onProgress?: (p: SamplingProgress) => void): Promise<SampleBatchResult>;
   update(request: PolicyUpdateRequest): Promise<PolicyUpdateResult>;
   getWeights(): Promise<PolicyWeights>;
   setWeights(weights: PolicyWeights): Promise<void>;

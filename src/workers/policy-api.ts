@@ -1,5 +1,5 @@
 // The contract between the page and the policy worker (comlink). Types only: both sides import it.
-import type { PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions } from '../training/ports';
+import type { PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions, SamplingProgress } from '../training/ports';
 
 export type PolicyBackendChoice = 'auto' | 'cpu' | 'webgpu';
 
@@ -25,7 +25,8 @@ export interface PolicyInfo {
 
 export interface PolicyWorkerApi {
   load(request: PolicyLoadRequest): Promise<PolicyInfo>;
-  sample(requests: SampleRequest[], options: SamplingOptions): Promise<SampleBatchResult>;
+  /** `onProgress`: a Comlink.proxy on the page's side; the worker releases it when the call ends. */
+  sample(requests: SampleRequest[], options: SamplingOptions, onProgress?: (p: SamplingProgress) => void): Promise<SampleBatchResult>;
   update(request: PolicyUpdateRequest): Promise<PolicyUpdateResult>;
   getWeights(): Promise<PolicyWeights>;
   setWeights(weights: PolicyWeights): Promise<void>;

@@ -31,7 +31,7 @@ export function workerPolicyPort(handle: PolicyWorkerHandle, info: PolicyInfo): 
   const { api } = handle;
   return {
     backend: info.backend,
-    sample: (requests, options) => api.sample([...requests], options),
+    sample: (requests, options, onProgress) => (onProgress ? api.sample([...requests], options, Comlink.proxy(onProgress)) : api.sample([...requests], options)),
     update: (request: PolicyUpdateRequest) => api.update(request),
     getWeights: () => api.getWeights(),
     setWeights: (weights: PolicyWeights) => api.setWeights(weights),

@@ -14,8 +14,9 @@ import { buildLayout } from '../model/parameter-layout.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import type { RlLossOptions } from '../model/losses.ts';
 import { mulberry32 } from '../primitives/random.ts';
+import { SPECIAL_TOKENS } from '../model/tokenizer.ts';
 import type {
-  PolicyPort, PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions,
+  PolicyPort, PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions, SamplingProgress,
 } from '../training/ports.ts';
 
 /** AdamW moments as in the SFT stage (src/pipeline/sft.ts). */
@@ -56,7 +57,7 @@ export class PolicyHost implements PolicyPort {
     return this.engine.config.contextLength;
   }
 
-  async sample(requests: readonly SampleRequest[], options: SamplingOptions): Promise<SampleBatchResult> {
+  async sample(requests: readonly SampleRequest[], options: SamplingOptions, onProgress?: (p: SamplingProgress) => void): Promise<SampleBatchResult> {
     const t0 = performance.now();
     const prompts = requests.map((r) => this.tokenizer.encodeSequence(r.card).tokens);
     for (const p of prompts) {
@@ -64,6 +65,7 @@ export class PolicyHost implements PolicyPort {
     }
     const chunk = this.options.maxSampleBatch ?? 64;
     const samples: SampleBatchResult['samples'] = [];
+    const report = onProgress ? new ProgressReporter(requests.length, (t) => this.decodeProgram(t), onProgress) : null;
     for (let start = 0; start < prompts.length; start += chunk) {
       const part = prompts.slice(start, start + chunk);
       const got = await this.engine.sample(part, {
@@ -71,13 +73,22 @@ export class PolicyHost implements PolicyPort {
         temperature: options.temperature,
         topK: options.topK,
         rngs: requests.slice(start, start + chunk).map((r) => mulberry32(r.seed)),
+        ...(report ? { onTokens: (tokens: readonly (readonly number[])[], active: readonly boolean[]) => report.tokens(start, tokens, active) } : {}),
       });
+      // An engine that decodes off the host reports nothing on the way: its chunk is told whole here.
+      report?.tokens(start, got.map((g) => g.tokens), got.map(() => false), true);
       got.forEach((g, i) => {
         const body = g.stopped ? g.tokens.slice(0, -1) : g.tokens;
         samples.push({ promptTokens: part[i], programTokens: g.tokens, program: this.tokenizer.decode(body), stopped: g.stopped });
       });
     }
     return { samples, busyMs: performance.now() - t0 };
+  }
+
+  /** A program's text from its sampled tokens (a final eos dropped). */
+  private decodeProgram(tokens: readonly number[]): string {
+    const body = tokens.at(-1) === SPECIAL_TOKENS.eos ? tokens.slice(0, -1) : tokens;
+    return this.tokenizer.decode([...body]);
   }
 
   private referenceEngine(): Promise<PolicyEngine> {
@@ -124,5 +135,43 @@ export class PolicyHost implements PolicyPort {
   async dispose(): Promise<void> {
     await this.engine.dispose();
     if (this.reference) await (await this.reference).dispose();
+  }
+}
+
+/** Minimum time between two reports that carry no newly finished program (ms): a worker's messages stay few. */
+const REPORT_EVERY_MS = 150;
+
+/**
+ * Turns an engine's per-token view into SamplingProgress reports: every newly finished program at
+ * once, the program being written at most every REPORT_EVERY_MS.
+ */
+class ProgressReporter {
+  private readonly reported: boolean[];
+  private readonly counts: number[];
+  private done = 0;
+  private last = -Infinity;
+
+  constructor(private readonly total: number, private readonly decode: (tokens: readonly number[]) => string, private readonly send: (p: SamplingProgress) => void) {
+    this.reported = new Array<boolean>(total).fill(false);
+    this.counts = new Array<number>(total).fill(0);
+  }
+
+  tokens(offset: number, tokens: readonly (readonly number[])[], active: readonly boolean[], force = false): void {
+    const finished: SamplingProgress['finished'] = [];
+    let writing = -1;
+    for (let b = 0; b < tokens.length; b++) {
+      const index = offset + b;
+      this.counts[index] = tokens[b].length;
+      if (!active[b] && !this.reported[index]) {
+        this.reported[index] = true;
+        this.done++;
+        finished.push({ index, program: this.decode(tokens[b]) });
+      } else if (active[b] && writing < 0) writing = b;
+    }
+    const now = performance.now();
+    if (finished.length === 0 && !force && now - this.last < REPORT_EVERY_MS) return;
+    this.last = now;
+    const current = writing < 0 ? null : { index: offset + writing, program: this.decode(tokens[writing]) };
+    this.send({ total: this.total, done: this.done, tokens: this.counts.reduce((a, b) => a + b, 0), finished, current });
   }
 }

@@ -10,6 +10,7 @@ import { loadCheckpoint } from '../model/checkpoint';
 import type { Model } from '../model/init';
 import { PolicyHost } from './policy-host';
 import type { PolicyInfo, PolicyLoadRequest, PolicyWorkerApi } from './policy-api';
+import type { SamplingProgress } from '../training/ports';
 
 let host: PolicyHost | null = null;
 
@@ -77,7 +78,16 @@ const api: PolicyWorkerApi = {
       vocabSize: model.config.vocabSize,
     };
   },
-  sample: (requests, options) => need().sample(requests, options),
+  async sample(requests, options, onProgress) {
+    if (!onProgress) return need().sample(requests, options);
+    const remote = onProgress as Comlink.Remote<(p: SamplingProgress) => void>;
+    try {
+      // Fire and forget: the page's answer is not waited for, and a page that went away stops nothing.
+      return await need().sample(requests, options, (p) => void Promise.resolve(remote(p)).catch(() => undefined));
+    } finally {
+      remote[Comlink.releaseProxy]();
+    }
+  },
   async update(request) {
     return need().update(request);
   },

@@ -299,6 +299,7 @@ export class CpuEngine implements PolicyEngine {
       }
       S = 1;
       stepTokens = next;
+      options.onTokens?.(results.map((r) => r.tokens), active);
     }
     for (const t of past) t.dispose();
     return results;

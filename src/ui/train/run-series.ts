@@ -12,12 +12,28 @@ const pts = (records: readonly StepRecord[], f: (r: StepRecord) => number | null
     return v === null || v === undefined || !Number.isFinite(v) ? [] : [[r.step + 1, v] as const];
   });
 
+/** Steps whose real score is averaged into the smoothed line (steps without anchors do not count). */
+export const REAL_SMOOTHING = 5;
+
 export function rewardSeries(records: readonly StepRecord[]) {
+  const real = pts(records, (r) => r.meanRealReward);
   return {
     training: pts(records, (r) => r.meanReward),
-    real: pts(records, (r) => r.meanRealReward),
+    real,
+    realSmoothed: trailingMean(real, REAL_SMOOTHING),
     worldModel: pts(records, (r) => r.meanWmReward),
   };
+}
+
+/** Each point's y replaced by the mean of its own and the previous window - 1 points' y (fewer at the start). */
+export function trailingMean(points: readonly Point[], window: number): Point[] {
+  if (!(Number.isInteger(window) && window >= 1)) throw new RangeError(`trailingMean: window must be a positive integer, got ${window}`);
+  return points.map((p, i) => {
+    const from = Math.max(0, i - window + 1);
+    let sum = 0;
+    for (let j = from; j <= i; j++) sum += points[j][1];
+    return [p[0], sum / (i - from + 1)] as const;
+  });
 }
 
 /**
@@ -83,4 +99,17 @@ export function calibrationCurve(record: StepRecord | undefined): Point[] {
 export function anchorShare(record: StepRecord | undefined): number | null {
   if (!record || record.groupsSoFar === 0) return null;
   return record.anchorsSoFar / record.groupsSoFar;
+}
+
+/**
+ * Where a step's time went, measured: its wall seconds and each component's busy seconds, largest
+ * first (components the step never charged left out). Sandbox runs overlap the world model's
+ * scoring, so the parts may add up to more than the wall time.
+ */
+export function stepTimes(record: StepRecord): { wallSeconds: number; parts: { label: string; seconds: number }[] } {
+  const parts = (Object.keys(COST_LABELS) as CostComponent[])
+    .map((c) => ({ label: COST_LABELS[c], seconds: (record.cost.busyMs[c] ?? 0) / 1000 }))
+    .filter((p) => p.seconds > 0)
+    .sort((a, b) => b.seconds - a.seconds);
+  return { wallSeconds: record.cost.wallMs / 1000, parts };
 }

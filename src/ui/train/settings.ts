@@ -21,9 +21,16 @@ export interface TrainSettings {
   /** Engines: 'auto' takes a real GPU when there is one (a software adapter is passed over). */
   policyBackend: PolicyBackend;
   worldModelBackend: WorldModelBackend;
+  /** Held-out evaluation along the run: after every so many steps; 0 = off (the page's, not the trainer's). */
+  evalEvery: number;
+  /** How many held-out tasks that evaluation (and the button's) samples, avg@2 each. */
+  evalTasks: number;
 }
 
-export type NumericSetting = 'steps' | 'groupsPerStep' | 'groupSize' | 'seed' | 'rho' | 'lr' | 'temperature' | 'klBeta';
+export type NumericSetting = 'steps' | 'groupsPerStep' | 'groupSize' | 'seed' | 'rho' | 'lr' | 'temperature' | 'klBeta' | 'evalEvery' | 'evalTasks';
+
+/** Held-out tasks of the committed suite (public/tasks). */
+export const HELD_OUT_TASKS = 9;
 
 /** The ranges the form accepts (the trainer's own checks are wider; these keep a run sensible in a tab). */
 export const SETTING_SPECS: Record<NumericSetting, NumberSpec> = {
@@ -35,7 +42,18 @@ export const SETTING_SPECS: Record<NumericSetting, NumberSpec> = {
   lr: { label: 'Learning rate', min: 0, max: 0.1, minExclusive: true },
   temperature: { label: 'Temperature', min: 0, max: 2 },
   klBeta: { label: 'KL β', min: 0, max: 10 },
+  evalEvery: { label: 'Evaluate every N steps (0: off)', min: 0, max: 500, integer: true },
+  evalTasks: { label: 'Held-out tasks evaluated', min: 1, max: HELD_OUT_TASKS, integer: true },
 };
+
+/**
+ * Evaluation along the run is off by default: one evaluation of the 9 held-out tasks at avg@2
+ * samples 18 programs and runs every one of them for real, where a default step (B 8 x n 4, rho
+ * 0.125) samples 32 and runs about 4: evaluating every step would take about as long as the steps.
+ * Turned on, its first evaluation is of the SFT policy before step 1, the baseline the later ones
+ * are read against (same tasks, same seeds).
+ */
+export const DEFAULT_EVAL_EVERY = 0;
 
 /**
  * The preset a first-time user sees train, chosen by measurement (results/main-v2, 20 steps at these
@@ -58,6 +76,8 @@ export function defaultSettings(): TrainSettings {
     klBeta: BASE_CONFIG.klBeta,
     policyBackend: 'auto',
     worldModelBackend: 'auto',
+    evalEvery: DEFAULT_EVAL_EVERY,
+    evalTasks: HELD_OUT_TASKS,
   };
 }
 
@@ -108,19 +128,20 @@ export function configOf(s: TrainSettings): TrainerConfig {
 }
 
 /** The settings a saved run was made with, so the form shows them again. */
-export function settingsOfConfig(c: TrainerConfig, engines: Pick<TrainSettings, 'policyBackend' | 'worldModelBackend'>): TrainSettings {
+export function settingsOfConfig(c: TrainerConfig, engines: Pick<TrainSettings, 'policyBackend' | 'worldModelBackend' | 'evalEvery' | 'evalTasks'>): TrainSettings {
   const presetId = PRESETS.some((p) => p.id === c.name) ? (c.name as PresetId) : DEFAULT_PRESET;
   return {
     presetId, steps: c.steps, groupsPerStep: c.groupsPerStep, groupSize: c.groupSize, seed: c.seed, rho: c.rho, lr: c.lr,
     temperature: c.sampling.temperature, klBeta: c.klBeta,
     policyBackend: engines.policyBackend, worldModelBackend: engines.worldModelBackend,
+    evalEvery: engines.evalEvery, evalTasks: engines.evalTasks,
   };
 }
 
 /** The URL key of each setting (short, so a link stays readable: #/train?preset=grpo-all-real&steps=5&B=2). */
 const PARAM_KEYS: Record<keyof TrainSettings, string> = {
   presetId: 'preset', steps: 'steps', groupsPerStep: 'B', groupSize: 'n', seed: 'seed', rho: 'rho', lr: 'lr',
-  temperature: 'temp', klBeta: 'kl', policyBackend: 'policy', worldModelBackend: 'wm',
+  temperature: 'temp', klBeta: 'kl', policyBackend: 'policy', worldModelBackend: 'wm', evalEvery: 'evalEvery', evalTasks: 'evalTasks',
 };
 const CHOICES: Partial<Record<keyof TrainSettings, readonly string[]>> = {
   presetId: PRESETS.map((p) => p.id), policyBackend: ['auto', 'cpu', 'webgpu'], worldModelBackend: ['auto', 'wasm', 'webgpu'],

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuEngine } from '../../../src/engine/cpu/cpu-engine.ts';
 import { makeSequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { PolicyHost } from '../../../src/workers/policy-host.ts';
+import type { SamplingProgress } from '../../../src/training/ports.ts';
 import { cpuPolicy, testTokenizer, tinyPolicyModel } from './fixtures.ts';
 
 const sampling = { maxNewTokens: 10, temperature: 1, topK: 0 };
@@ -26,6 +27,36 @@ describe('PolicyHost (CPU engine)', { timeout: 30_000 }, () => {
     expect(s.programTokens.length).toBeLessThanOrEqual(10);
     expect(s.program).toBe(testTokenizer().decode(s.stopped ? s.programTokens.slice(0, -1) : s.programTokens));
     expect(both.busyMs).toBeGreaterThan(0);
+    await host.dispose();
+  });
+
+  it('reports its progress while it samples: every program once, with its final text, and the same samples as without', async () => {
+    const host = await cpuPolicy(4);
+    const requests = cards.flatMap((card) => [3, 4, 5].map((seed) => ({ card, seed })));
+    const quiet = await host.sample(requests, sampling);
+    const reports: SamplingProgress[] = [];
+    const told = await host.sample(requests, sampling, (p) => reports.push(structuredClone(p)));
+    expect(told.samples).toEqual(quiet.samples);
+    expect(reports.length).toBeGreaterThan(0);
+    const finished = reports.flatMap((r) => r.finished);
+    expect(finished.map((f) => f.index).sort((a, b) => a - b)).toEqual(requests.map((_, i) => i));
+    for (const f of finished) expect(f.program).toBe(told.samples[f.index].program);
+    // counts only grow, end at the total, and the program being written is one not yet finished
+    const seen = new Set<number>();
+    let done = 0;
+    for (const r of reports) {
+      expect(r.total).toBe(requests.length);
+      expect(r.done).toBeGreaterThanOrEqual(done);
+      done = r.done;
+      for (const f of r.finished) seen.add(f.index);
+      expect(r.done).toBe(seen.size);
+      if (r.current) {
+        expect(seen.has(r.current.index)).toBe(false);
+        expect(told.samples[r.current.index].program.startsWith(r.current.program)).toBe(true);
+      }
+    }
+    expect(reports.at(-1)!.done).toBe(requests.length);
+    expect(reports.at(-1)!.tokens).toBe(told.samples.reduce((a, s) => a + s.programTokens.length, 0));
     await host.dispose();
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { anchorShare, calibrationCurve, costSeries, fusionSeries, rewardSeries } from '../../../src/ui/train/run-series';
+import fc from 'fast-check';
+import { anchorShare, calibrationCurve, costSeries, fusionSeries, rewardSeries, stepTimes, trailingMean } from '../../../src/ui/train/run-series';
 import { emptyCost } from '../../../src/training/cost';
 import type { StepRecord } from '../../../src/training/trainer';
 
@@ -65,5 +66,37 @@ describe("the fusion chart under the authors' anchor weight", () => {
     expect(f.wA).toEqual([]);
     expect(f.authorsWeightQuarter).toEqual([[2, 0.5]]);
     expect(f.anchorShare[0][1]).toBeCloseTo(4 / 6, 12);
+  });
+});
+
+describe('the smoothed real score', () => {
+  it('averages the last window points it has, on the steps that have a real score', () => {
+    const s = rewardSeries([record(0), record(1), record(2), record(3)]);
+    expect(s.realSmoothed.map((p) => p[0])).toEqual([2, 4]);
+    expect(trailingMean([[1, 0], [2, 1], [3, 2], [4, 6]], 2)).toEqual([[1, 0], [2, 0.5], [3, 1.5], [4, 4]]);
+    expect(() => trailingMean([], 0)).toThrow(/window/);
+  });
+
+  it('stays within the range of the window it averages (property)', () => {
+    fc.assert(fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 30 }), fc.integer({ min: 1, max: 8 }), (ys, w) => {
+      const pts = ys.map((y, i) => [i + 1, y] as const);
+      const m = trailingMean(pts, w);
+      expect(m.map((p) => p[0])).toEqual(pts.map((p) => p[0]));
+      m.forEach((p, i) => {
+        const win = ys.slice(Math.max(0, i - w + 1), i + 1);
+        expect(p[1]).toBeGreaterThanOrEqual(Math.min(...win) - 1e-12);
+        expect(p[1]).toBeLessThanOrEqual(Math.max(...win) + 1e-12);
+      });
+    }));
+  });
+});
+
+describe("where a step's time went", () => {
+  it('lists the charged components, largest first, with the wall time', () => {
+    const r = record(1);
+    r.cost = { ...emptyCost(), busyMs: { ...emptyCost().busyMs, policySampling: 40_000, policyUpdate: 30_000, sandbox: 5_000 }, wallMs: 80_000 };
+    const t = stepTimes(r);
+    expect(t.wallSeconds).toBe(80);
+    expect(t.parts.map((p) => [p.label, p.seconds])).toEqual([['policy sampling', 40], ['policy update', 30], ['sandbox executions', 5]]);
   });
 });
