@@ -75,6 +75,15 @@ describe('Playground (#/playground)', () => {
     expect(guess).toMatch(/^\d{1,3}\.\d \(× 100: .*without running it.*wasm, \d+ ms/s);
     // ... and that score read onto the authors' status ladder (the committed ladder-reading.json)
     expect(await text(page, 'result-wm-status')).toMatch(/^(malformed|syntax error|runtime error|ran without submission|valid)(, quality (low|fair|mid|high))? \(else [a-z ]+; ladder reward [01]\.\d\d: .*training-task programs/s);
+  
+    // The suite task's own leaderboard and the toolkit's reference are in the page; the link names the task.
+    expect(await page.locator('[data-testid=suite-leaderboard] summary').textContent()).toMatch(/This task's leaderboard: \d+ entries/);
+    await page.click('[data-testid=toolkit-reference] summary');
+    const reference = await text(page, 'toolkit-reference');
+    expect(reference).toContain('tk.load_task()');
+    expect(reference).toContain('tk.write_predictions(task, values)');
+    expect(await text(page, 'toolkit-models')).toMatch(/tk\.Ridge \*\s*alpha 0\.01, 0\.1/);
+    expect(page.url()).not.toContain('data=');
   });
 
   it('a crashing program shows its traceback, scores 0, and its text stays in the editor', async () => {
@@ -105,6 +114,9 @@ describe('Playground (#/playground)', () => {
 
   it('a CSV becomes a task; bad choices get clear messages; its leaderboard is built on the spot and ranks a run', async () => {
     await page.click('[data-testid=mode-csv]');
+    // The link now says the CSV tab is open, not the suite task it left.
+    await page.waitForURL((u) => u.hash.includes('data=own') && !u.hash.includes('task='));
+    expect(await text(page, 'csv-choose')).toMatch(/^Choose a CSV file above/);
     // A file that is not CSV.
     await page.setInputFiles('[data-testid=csv-input]', { name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b,y\n"1,2,3\n4,5,6\n') });
     expect(await text(page, 'csv-error')).toBe('broken.csv: CSV: a quoted field opened on line 2 is never closed');
