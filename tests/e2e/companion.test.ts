@@ -103,6 +103,10 @@ describe('the paper, live (#/paper)', () => {
     expect(await text(page, 'paper-why')).toContain('cannot be compared number for number');
     expect(await page.locator('[data-testid=section-paper] a[href="https://arxiv.org/abs/2608.12564"]').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid=section-paper] a[href="https://github.com/xiyuanyang45/WMRL"]').count()).toBe(1);
+    // The page's header links the paper and the authors' code too; the bias bound is not called B (B is groups a step).
+    expect(await page.getAttribute('[data-testid=paper-link]', 'href')).toBe('https://arxiv.org/abs/2608.12564');
+    expect(await page.getAttribute('[data-testid=authors-code-link]', 'href')).toBe('https://github.com/xiyuanyang45/WMRL');
+    expect(await page.locator('#theory').textContent()).toMatch(/bounds the bias \(the paper writes it B; here B is the number of groups a step\)/);
     expect(await page.locator('[data-testid=section-paper]').textContent()).not.toContain("paper's numbers, not ours");
     // one row holds both sides: our WMRL and the paper's 4B WMRL (GPU-hours, MLE, DSBench)
     const wmrlRow = ours.locator('tr[data-preset=wmrl] td');
