@@ -204,6 +204,8 @@ export interface StepRecord {
   executions: number;
   /** Executions that gave no verdict (the sandbox's backstop fired twice): left out of the update; absent when none. */
   unscored?: number;
+  /** Programs the gate before the world model stopped this step (reward 0, not scored; with the verifier gate not run either); absent without a gate. */
+  gateRejected?: number;
   /** Share of scored executed programs that ran and wrote valid predictions; null without any. */
   validRunRate: number | null;
   update: PolicyUpdateResult;
@@ -461,6 +463,7 @@ export class Trainer {
       wmZeroSpreadFraction: d.wmZeroSpreadFraction,
       executions: ranPassing.length,
       ...(unscored > 0 ? { unscored } : {}),
+      ...(checks ? { gateRejected: checks.filter((k) => !k.ok).length } : {}),
       validRunRate: runs.length === unscored ? null : runs.filter((r) => r.status === 'ok').length / (runs.length - unscored),
       update,
       batch: { sequences: batch.B, programTokens: batch.lossMask.reduce((a, m) => a + m, 0), normalizer },

@@ -90,6 +90,10 @@ describe('the Train view (#/train)', () => {
     expect(await page.locator('[data-testid=wm-ranking]').textContent()).toMatch(/^(0\.\d\d|1\.00) of 1$|^no pairs yet$/);
     // The six charts of the run are drawn from the measured step.
     expect(await page.locator('figure svg[role=img]').count()).toBeGreaterThanOrEqual(6);
+    // The method's panels say which rules this preset ran (wmrl: our PAVA calibrator, our stream weights).
+    expect(await page.locator('[data-testid=calibration-caption]').textContent()).toMatch(/^Our isotonic calibrator \(PAVA over every anchor pair, refit every step\) after \d+ anchor pairs\.$/);
+    expect(await page.locator('[data-testid=fusion-caption]').textContent()).toMatch(/^Our inverse-variance stream weights/);
+    expect(await page.locator('[data-testid=gate-rejected]').count()).toBe(0);
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: resolve(artifacts, 'train.png'), fullPage: true });
 

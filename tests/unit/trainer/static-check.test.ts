@@ -23,6 +23,8 @@ describe('the static check (wmrl-static)', { timeout: 60_000 }, () => {
       expect(verifier.calls[k]).toEqual(programs);
       const passing = programs.filter(FixtureVerifier.passes);
       rejected += programs.length - passing.length;
+      // the record counts what the gate stopped, for the Train view
+      expect(r.gateRejected).toBe(programs.length - passing.length);
       // the world model saw the passing programs only
       expect(worldModel.calls[k]).toBe(passing.length);
       for (const g of r.groups) {
