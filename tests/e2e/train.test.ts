@@ -94,6 +94,11 @@ describe('the Train view (#/train)', () => {
     expect(await page.locator('[data-testid=calibration-caption]').textContent()).toMatch(/^Our isotonic calibrator \(PAVA over every anchor pair, refit every step\) after \d+ anchor pairs\.$/);
     expect(await page.locator('[data-testid=fusion-caption]').textContent()).toMatch(/^Our inverse-variance stream weights/);
     expect(await page.locator('[data-testid=gate-rejected]').count()).toBe(0);
+    // Every row of the groups table opens the program behind it; the key says what the columns are.
+    expect(await page.locator('[data-testid=row-program]').count()).toBe(4);
+    await page.click('[data-testid=row-program] summary >> nth=0');
+    expect(await page.locator('[data-testid=row-program] pre >> nth=0').textContent()).toMatch(/\S/);
+    expect(await page.locator('[data-testid=groups-key]').textContent()).toMatch(/valid preferred.*0\.5 is chance/s);
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: resolve(artifacts, 'train.png'), fullPage: true });
 
