@@ -30,6 +30,15 @@ describe('every view at 390 px', () => {
     }
     await page.goto(`${app.url}#/paper`);
     expect(await page.locator('#paper-title').textContent()).toMatch(/Results: ours, measured, beside the paper's/);
+    // Chart text stays readable on a phone: tick labels are drawn at least 9 px tall (a fixed 560-unit
+    // view box shrank them to about 6 px).
+    await page.waitForSelector('figure.xy svg .axis text');
+    const tickPx = await page.evaluate(() => Math.min(...[...document.querySelectorAll('figure.xy svg .axis text')].slice(0, 20).map((t) => {
+      const svg = (t as SVGTextElement).ownerSVGElement!;
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return parseFloat(getComputedStyle(t).fontSize) * scale;
+    })));
+    expect(tickPx).toBeGreaterThanOrEqual(9);
     expect(await page.evaluate(() => fetch('favicon.svg').then((r) => r.status))).toBe(200);
     expect(errors).toEqual([]);
     await page.close();
