@@ -169,6 +169,15 @@ describe('the paper, live (#/paper)', () => {
     const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
     expect(await shown.textContent()).toBe(readme.match(/trained on ([\d,]+) distinct executed programs/)?.[1]);
     expect(await text(page, 'policy-avg')).toBe(readme.match(/held-out avg@\d+ is ([\d.]+)/)?.[1]);
+    // The story: plain words first, one step in five stages, the measured headline from the committed summary
+    // (the README quotes the same compute ratio), a verdict read from the intervals, and how long things take.
+    expect(await page.locator('[data-testid=overview-loop] li').count()).toBe(5);
+    await page.locator('[data-testid=overview-ratio]').waitFor({ timeout: 30_000 });
+    const ratio = (await text(page, 'overview-ratio')).trim();
+    expect(readme).toContain(`All-real GRPO used ${ratio.replace(' [', 'x [')}`);
+    expect(await text(page, 'overview-wmrl')).toMatch(/^\d+\.\d \[\d+\.\d, \d+\.\d\]$/);
+    expect(await text(page, 'overview-verdict')).toMatch(/WMRL/);
+    expect(await text(page, 'overview-times')).toMatch(/#\/train/);
     await page.close();
   });
 
