@@ -126,6 +126,15 @@ export class Tokenizer {
     return textDecoder.decode(this.decodeBytes(ids));
   }
 
+  /**
+   * The text of tokens still being sampled: a character whose bytes have not all arrived yet is left
+   * out (decode would show it as U+FFFD), so the text is always a prefix of the finished sample's.
+   */
+  decodeWritten(ids: ArrayLike<number>): string {
+    const bytes = this.decodeBytes(ids);
+    return textDecoder.decode(bytes.subarray(0, completeUtf8Length(bytes)));
+  }
+
   /** The bytes a token stands for (empty for special tokens). */
   bytesOf(id: number): Uint8Array {
     const b = this.tokenBytes[id];
@@ -207,3 +216,16 @@ export function mergePair(ids: readonly number[], a: number, b: number, merged: 
 }
 
 export { pairKey as tokenPairKey };
+
+/** Bytes up to the end of the last complete UTF-8 character (all of them when the tail is complete or not a valid start). */
+export function completeUtf8Length(bytes: Uint8Array): number {
+  const n = bytes.length;
+  // The last lead byte within the longest sequence's reach.
+  for (let back = 1; back <= Math.min(4, n); back++) {
+    const b = bytes[n - back];
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const need = b < 0x80 ? 1 : (b & 0xe0) === 0xc0 ? 2 : (b & 0xf0) === 0xe0 ? 3 : (b & 0xf8) === 0xf0 ? 4 : 1;
+    return back < need ? n - back : n;
+  }
+  return n;
+}

@@ -44,6 +44,7 @@ export type PresetId =
   | 'paper-ablation-neither'
   | 'paper-ablation-denoise-only'
   | 'paper-ablation-debias-only'
+  | 'paper-wmrl-unreadable'
   | 'paper-wmrl-unscaled'
   | 'paper-wmrl-percentile'
   | 'paper-wmrl-mean-advantages'
@@ -156,6 +157,7 @@ export const PRESETS: readonly Preset[] = [
   authorsPreset('paper-ablation-neither', 'Ablation: neither correction (authors\' rules)', 'Anchors kept, raw world-model rewards, anchor weight 1.', { mle: 13.5, dsbench: 25.3, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, {})),
   authorsPreset('paper-ablation-denoise-only', 'Ablation: denoise only (authors\' rules)', 'Raw world-model rewards, the anchor weight.', { mle: 14.9, dsbench: 26.2, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, { ...WEIGHTED })),
   authorsPreset('paper-ablation-debias-only', 'Ablation: debias only (authors\' rules)', 'The binned calibrator, anchor weight 1.', { mle: 15.7, dsbench: 28.1, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, { ...BINNED })),
+  authorsPreset('paper-wmrl-unreadable', 'Control: paper-wmrl with an unreadable world model', "paper-wmrl, but each step's world-model scores are shuffled across its programs, so they say nothing about the code (claim 5 on the authors' rules).", null, { ...PAPER_WMRL, worldModelReading: 'shuffled' }),
   authorsPreset('paper-wmrl-unscaled', 'Control: authors\' constants unscaled', 'paper-wmrl with the authors\' own constants (200 pairs, 32 groups): at 20 steps neither correction switches on.', null, authors(AUTHORS_ANCHOR_FRACTION, { debias: true, binnedCalibrator: AUTHORS_BINNED, fusion: 'anchor-weight', anchorWeight: AUTHORS_ANCHOR_WEIGHT })),
   authorsPreset('paper-wmrl-percentile', 'paper-wmrl with our percentile reward', 'One switch back to our reading: every failure 0, a valid program its percentile.', null, { ...PAPER_WMRL, reward: 'percentile' }),
   authorsPreset('paper-wmrl-mean-advantages', 'paper-wmrl with our mean advantages', 'One switch back to our reading: A = r - mean r, no division by the std.', null, { ...PAPER_WMRL, advantageMode: 'mean' }),

@@ -65,7 +65,7 @@ export class PolicyHost implements PolicyPort {
     }
     const chunk = this.options.maxSampleBatch ?? 64;
     const samples: SampleBatchResult['samples'] = [];
-    const report = onProgress ? new ProgressReporter(requests.length, (t) => this.decodeProgram(t), onProgress) : null;
+    const report = onProgress ? new ProgressReporter(requests.length, (t) => this.decodeProgram(t), (t) => this.tokenizer.decodeWritten(t), onProgress) : null;
     for (let start = 0; start < prompts.length; start += chunk) {
       const part = prompts.slice(start, start + chunk);
       const got = await this.engine.sample(part, {
@@ -151,7 +151,13 @@ class ProgressReporter {
   private done = 0;
   private last = -Infinity;
 
-  constructor(private readonly total: number, private readonly decode: (tokens: readonly number[]) => string, private readonly send: (p: SamplingProgress) => void) {
+  constructor(
+    private readonly total: number,
+    private readonly decode: (tokens: readonly number[]) => string,
+    /** The text of a program still being written: a prefix of what decode gives once it is finished. */
+    private readonly decodeWritten: (tokens: readonly number[]) => string,
+    private readonly send: (p: SamplingProgress) => void,
+  ) {
     this.reported = new Array<boolean>(total).fill(false);
     this.counts = new Array<number>(total).fill(0);
   }
@@ -171,7 +177,7 @@ class ProgressReporter {
     const now = performance.now();
     if (finished.length === 0 && !force && now - this.last < REPORT_EVERY_MS) return;
     this.last = now;
-    const current = writing < 0 ? null : { index: offset + writing, program: this.decode(tokens[writing]) };
+    const current = writing < 0 ? null : { index: offset + writing, program: this.decodeWritten(tokens[writing]) };
     this.send({ total: this.total, done: this.done, tokens: this.counts.reduce((a, b) => a + b, 0), finished, current });
   }
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { preTokenize } from '../../../src/model/pre-tokenize.ts';
-import { BASE_VOCAB, SPECIAL_TOKENS, Tokenizer } from '../../../src/model/tokenizer.ts';
+import { BASE_VOCAB, SPECIAL_TOKENS, Tokenizer, completeUtf8Length } from '../../../src/model/tokenizer.ts';
 import { trainTokenizer } from '../../../src/model/tokenizer-training.ts';
 import { syntheticCorpus } from './corpus.ts';
 
@@ -107,5 +107,22 @@ describe('tokenizers trained on random small-alphabet corpora (many overlapping 
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('decodeWritten: the text of a sample still being written', () => {
+  it('is a prefix of the finished text at every cut, whatever bytes the tokens hold', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: tok.vocabSize - 1 }), { maxLength: 40 }), (ids) => {
+      const full = tok.decode(ids);
+      for (let k = 0; k <= ids.length; k++) expect(full.startsWith(tok.decodeWritten(ids.slice(0, k)))).toBe(true);
+    }));
+  });
+
+  it('leaves out only a character whose bytes have not all arrived', () => {
+    const bytes = new TextEncoder().encode('a€'); // 61 e2 82 ac
+    expect(completeUtf8Length(bytes)).toBe(4);
+    expect(completeUtf8Length(bytes.subarray(0, 3))).toBe(1);
+    expect(completeUtf8Length(bytes.subarray(0, 2))).toBe(1);
+    expect(completeUtf8Length(new Uint8Array([0x80, 0x80]))).toBe(2);
   });
 });

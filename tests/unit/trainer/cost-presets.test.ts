@@ -77,7 +77,7 @@ describe('presets', () => {
     expect(sw('wmrl-ppi')).toEqual([WMRL_RHO, true, 'ppi']);
     expect(sw('wmrl-unreadable')).toEqual(sw('wmrl'));
     expect(presetById('wmrl-unreadable').config.worldModelReading).toBe('shuffled');
-    for (const p of PRESETS.filter((x) => x.id !== 'wmrl-unreadable')) expect(p.config.worldModelReading ?? 'program').toBe('program');
+    for (const p of PRESETS.filter((x) => x.id !== 'wmrl-unreadable' && x.id !== 'paper-wmrl-unreadable')) expect(p.config.worldModelReading ?? 'program').toBe('program');
     expect(sw('wmrl-static')).toEqual(sw('wmrl'));
     for (const p of PRESETS) expect(p.config.staticCheck ?? false).toBe(p.id === 'wmrl-static');
     // our reading uses none of the authors' switches
@@ -91,7 +91,7 @@ describe('presets', () => {
     const authors = PRESETS.filter((p) => p.block === 'authors');
     expect(authors.map((p) => p.id)).toEqual([
       'paper-grpo-all-real', 'paper-world-model-only', 'paper-wmrl', 'paper-wmrl-as-configured', 'paper-ablation-neither', 'paper-ablation-denoise-only',
-      'paper-ablation-debias-only', 'paper-wmrl-unscaled', 'paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw',
+      'paper-ablation-debias-only', 'paper-wmrl-unreadable', 'paper-wmrl-unscaled', 'paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw',
       'paper-wmrl-verifier-gate',
     ]);
     for (const p of authors) expect(() => validateTrainerConfig(p.config)).not.toThrow();
@@ -115,6 +115,7 @@ describe('presets', () => {
     expect(differs('paper-wmrl-pava')).toEqual(['binnedCalibrator']);
     expect(differs('paper-wmrl-ivw')).toEqual(['anchorWeight', 'fusion']);
     expect(differs('paper-wmrl-verifier-gate')).toEqual(['wmGate']);
+    expect(differs('paper-wmrl-unreadable')).toEqual(['worldModelReading']);
     expect(differs('paper-ablation-neither')).toEqual(['anchorWeight', 'binnedCalibrator', 'debias', 'fusion']);
   });
 
