@@ -1,114 +1,29 @@
-// createTrainer: what the Train view calls. Starts the policy worker, the world-model worker and the
-// sandbox pool (concurrently), wires them into the ports, and drives the loop with start / stop /
-// resume, a callback per StepRecord, checkpoints (plain data, ready for IndexedDB) and held-out
-// evaluation. Everything runs on the page except the three kinds of workers.
-//
-// The slow part (models, workers, sandbox) does not depend on the run's settings, so it can be
-// started on its own as soon as the view opens (startTrainerRuntime) and handed to createTrainer
-// when the user asks for a step.
-import { SandboxPool, type PoolOptions, type PoolStats } from '../sandbox-pyodide/pool';
+// createTrainer: what the Train view calls. Takes the runtime (trainer-runtime.ts: models in their
+// workers and a booted sandbox pool, started ahead or here), wires it into the ports, and drives the
+// loop with start / stop / resume, a callback per StepRecord, checkpoints (plain data, ready for
+// IndexedDB) and held-out evaluation. Everything runs on the page except the three kinds of workers.
+import type { PoolStats } from '../sandbox-pyodide/pool';
 import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
-import { startPolicyWorker, workerPolicyPort, type PolicyWorkerHandle } from '../workers/policy-client';
-import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api';
-import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client';
+import { workerPolicyPort } from '../workers/policy-client';
+import type { PolicyInfo } from '../workers/policy-api';
 import type { WorldModelInfo } from '../workers/world-model-api';
 import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate';
-import type { SampleRequest, SamplingProgress } from '../training/ports';
+import type { SamplingProgress } from '../training/ports';
 import { Trainer, validateTrainerConfig, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
-import { loadCommittedModels, type ModelSources } from './models';
-import type { ProgressTracker } from './progress';
 import { RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
+import { trackedPorts } from './progress-ports';
 import { PoolStaticVerifier } from './static-verifier';
+import { runtimeServes, startTrainerRuntime, type RuntimeOptions, type TrainerRuntime } from './trainer-runtime';
 
-export interface CreateTrainerOptions {
-  /** Models to use; default: the committed public/models. */
-  models?: ModelSources;
-  /** Policy backend; default 'auto'. */
-  policyBackend?: PolicyBackendChoice;
-  /** World-model backend; default 'auto'. */
-  worldModelBackend?: 'auto' | 'webgpu' | 'wasm';
-  pool?: PoolOptions;
+export interface CreateTrainerOptions extends Omit<RuntimeOptions, 'maxBatch'> {
   /** Per-program execution budget, ms. */
   executionTimeoutMs?: number;
   /** Where the task suite is served (default /tasks/). */
   tasksBaseUrl?: string;
   /** Resume this run instead of starting at step 0 (its config wins over `config`). */
   checkpoint?: TrainerCheckpoint;
-  /** Hears every operation (start-up, each phase of a step, evaluation) as it begins, advances and ends. */
-  progress?: ProgressTracker;
   /** Models, workers and sandbox started ahead (startTrainerRuntime); the session owns it from here. */
   runtime?: TrainerRuntime;
-}
-
-/** Options of the settings-independent part: models, workers and sandbox. */
-export type RuntimeOptions = Pick<CreateTrainerOptions, 'models' | 'policyBackend' | 'worldModelBackend' | 'pool' | 'progress'> & {
-  /** Largest sampling batch the policy engine is sized for (B x n of a step); default 64. */
-  maxBatch?: number;
-};
-
-/** The loaded models in their workers and a booted sandbox pool, ready for a trainer. */
-export interface TrainerRuntime {
-  readonly models: ModelSources;
-  readonly policyHandle: PolicyWorkerHandle;
-  readonly wmHandle: WorldModelWorkerHandle;
-  readonly pool: SandboxPool;
-  readonly policyInfo: PolicyInfo;
-  readonly wmInfo: WorldModelInfo;
-  /** What it was started with, to tell whether it serves a run's settings. */
-  readonly maxBatch: number;
-  readonly policyBackend: PolicyBackendChoice;
-  readonly worldModelBackend: 'auto' | 'webgpu' | 'wasm';
-  dispose(): Promise<void>;
-}
-
-export async function startTrainerRuntime(options: RuntimeOptions = {}): Promise<TrainerRuntime> {
-  const progress = options.progress;
-  const track = <T>(key: string, label: string, work: () => Promise<T>): Promise<T> => (progress ? progress.track(key, label, work) : work());
-  const models = options.models ?? (await track('start.models', 'Loading and checking the models', () => loadCommittedModels()));
-  const maxBatch = Math.max(64, options.maxBatch ?? 0);
-  const policyBackend = options.policyBackend ?? 'auto';
-  const worldModelBackend = options.worldModelBackend ?? 'auto';
-  const policyHandle: PolicyWorkerHandle = startPolicyWorker();
-  const wmHandle: WorldModelWorkerHandle = startWorldModelWorker();
-  const pool = new SandboxPool(options.pool);
-  const cleanup = () => {
-    policyHandle.terminate();
-    wmHandle.terminate();
-    pool.close();
-  };
-  try {
-    // Workers load copies: transferred bytes would be unusable on the page afterwards.
-    const copy = <T extends ArrayBuffer | Uint8Array | string>(x: T): T => (typeof x === 'string' ? x : (x.slice(0) as T));
-    const [policyInfo, wmInfo] = await Promise.all([
-      track('start.policy', 'Loading the policy into its worker', () =>
-        policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: policyBackend, maxBatch })),
-      track('start.world-model', 'Loading the world model into its worker', () =>
-        wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: worldModelBackend })),
-      startPool(pool, progress),
-    ]);
-    // The CPU engine builds its decoding session on the first sample (and after each update): built
-    // here, as part of the start-up, a step's first program starts to appear soon after the click.
-    await track('start.sampler', 'Preparing the policy\'s sampler', () =>
-      policyHandle.api.sample([{ card: 'warm-up', seed: 0 }], { maxNewTokens: 1, temperature: 1, topK: 0 }));
-    return {
-      models, policyHandle, wmHandle, pool, policyInfo, wmInfo, maxBatch, policyBackend, worldModelBackend,
-      async dispose() {
-        await policyHandle.api.release().catch(() => undefined);
-        await wmHandle.api.release().catch(() => undefined);
-        cleanup();
-      },
-    };
-  } catch (e) {
-    cleanup();
-    throw e;
-  }
-}
-
-/** Whether a runtime started with `runtime`'s options serves a run of `config` with these backends. */
-export function runtimeServes(runtime: TrainerRuntime, config: TrainerConfig, options: Pick<CreateTrainerOptions, 'policyBackend' | 'worldModelBackend'>): boolean {
-  return runtime.maxBatch >= config.groupsPerStep * config.groupSize
-    && runtime.policyBackend === (options.policyBackend ?? 'auto')
-    && runtime.worldModelBackend === (options.worldModelBackend ?? 'auto');
 }
 
 export type TrainerState = 'idle' | 'running' | 'stopping' | 'done' | 'failed';
@@ -408,101 +323,3 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
 }
 
 /** Starts the pool, counting its workers as they come up. */
-async function startPool(pool: SandboxPool, progress: ProgressTracker | undefined): Promise<void> {
-  if (!progress) return pool.start();
-  const h = progress.begin('start.sandbox', 'Booting the Python sandbox (Pyodide, a memory snapshot, then the workers)');
-  const timer = setInterval(() => {
-    const { workers } = pool.stats();
-    if (workers.length > 0) h.advance(workers.filter((w) => w.state === 'idle' || w.state === 'busy').length, workers.length);
-  }, 250);
-  try {
-    await pool.start();
-    h.end();
-  } catch (e) {
-    h.end(false);
-    throw e;
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/**
- * The ports, telling `progress` what each call is doing: sampling, world-model scoring, executions
- * (counted one by one: the executor runs them in parallel either way) and the update.
- */
-function trackedPorts(
-  ports: TrainerPorts,
-  progress: ProgressTracker | undefined,
-  what: () => { key: string; label: string },
-  /** Called as a sampling call begins; hands it the listener of that call's progress. */
-  sampling?: (requests: readonly SampleRequest[], listen: (l: (p: SamplingProgress) => void) => void) => void,
-): TrainerPorts {
-  if (!progress) return ports;
-  const { policy, worldModel, executor, verifier } = ports;
-  return {
-    ...ports,
-    ...(verifier ? {
-      verifier: {
-        check: (programs: readonly string[]) => {
-          const w = what();
-          return progress.track(`${w.key}.verifier`, `${w.label}: the static check reads ${programs.length} programs`, () => verifier.check(programs));
-        },
-      },
-    } : {}),
-    policy: {
-      ...policy,
-      sample: async (requests, options) => {
-        const w = what();
-        const h = progress.begin(`${w.key}.sampling`, `${w.label}: the policy writes ${requests.length} programs`, requests.length);
-        let forward: ((p: SamplingProgress) => void) | null = null;
-        sampling?.(requests, (l) => (forward = l));
-        // Reports come over their own port: one may arrive after the result, and is then dropped.
-        let over = false;
-        try {
-          const r = await policy.sample(requests, options, (p) => {
-            if (over) return;
-            h.advance(p.done);
-            forward?.(p);
-          });
-          h.end();
-          return r;
-        } catch (e) {
-          h.end(false);
-          throw e;
-        } finally {
-          over = true;
-        }
-      },
-      update: (request) => {
-        const w = what();
-        return progress.track(`${w.key}.update`, `${w.label}: updating the policy`, () => policy.update(request));
-      },
-    },
-    worldModel: {
-      ...worldModel,
-      score: (pairs) => {
-        const w = what();
-        return progress.track(`${w.key}.world-model`, `${w.label}: the world model scores ${pairs.length} programs`, () => worldModel.score(pairs));
-      },
-    },
-    executor: {
-      run: async (requests) => {
-        const w = what();
-        const h = progress.begin(`${w.key}.executions`, `${w.label}: running programs for real in the sandbox`, requests.length);
-        let done = 0;
-        try {
-          const results = await Promise.all(requests.map(async (r) => {
-            const [x] = await executor.run([r]);
-            h.advance(++done);
-            return x;
-          }));
-          h.end();
-          return results;
-        } catch (e) {
-          h.end(false);
-          throw e;
-        }
-      },
-    },
-  };
-}

@@ -2,7 +2,8 @@
 // so switching to another view neither stops nor drops the run (the loop keeps going in the
 // background and the view shows its live state when it is opened again). After every step the run
 // is written to the store's autosave slot, so a reload can offer to resume it where it was.
-import type { TrainerRuntime, TrainerSession, TrainerState } from '../../app/create-trainer';
+import type { TrainerSession, TrainerState } from '../../app/create-trainer';
+import type { TrainerRuntime } from '../../app/trainer-runtime';
 import { liveSampling, type LiveSampling } from './live-sampling';
 import { ProgressTracker, type Activity } from '../../app/progress';
 import { AUTOSAVE_ID, RunStore, type RunEvaluation, type SavedRun, type SavedRunSummary } from '../../app/run-store';
@@ -79,7 +80,7 @@ class TrainRun {
     if (this.session || this.ahead) return;
     const { policyBackend, worldModelBackend } = this.settings;
     const maxBatch = preparedBatch(this.settings);
-    this.ahead = import('../../app/create-trainer')
+    this.ahead = import('../../app/trainer-runtime')
       .then((m) => m.startTrainerRuntime({ policyBackend, worldModelBackend, progress: this.progress, maxBatch }))
       .catch(() => null);
   };

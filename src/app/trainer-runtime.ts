@@ -1,0 +1,110 @@
+// The settings-independent part of a training session: the models loaded into the policy and
+// world-model workers and a booted sandbox pool. It is the slow part and does not depend on the
+// run's settings, so the Train view starts it as soon as it opens and hands it to createTrainer
+// when the user asks for a step.
+import { SandboxPool, type PoolOptions } from '../sandbox-pyodide/pool';
+import { startPolicyWorker, type PolicyWorkerHandle } from '../workers/policy-client';
+import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api';
+import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client';
+import type { WorldModelInfo } from '../workers/world-model-api';
+import type { TrainerConfig } from '../training/trainer';
+import { loadCommittedModels, type ModelSources } from './models';
+import type { ProgressTracker } from './progress';
+
+/** Options of the settings-independent part: models, workers and sandbox. */
+export interface RuntimeOptions {
+  /** Models to use; default: the committed public/models. */
+  models?: ModelSources;
+  /** Policy backend; default 'auto'. */
+  policyBackend?: PolicyBackendChoice;
+  /** World-model backend; default 'auto'. */
+  worldModelBackend?: 'auto' | 'webgpu' | 'wasm';
+  pool?: PoolOptions;
+  /** Hears every operation (start-up, each phase of a step, evaluation) as it begins, advances and ends. */
+  progress?: ProgressTracker;
+  /** Largest sampling batch the policy engine is sized for (B x n of a step); default 64. */
+  maxBatch?: number;
+}
+
+/** The loaded models in their workers and a booted sandbox pool, ready for a trainer. */
+export interface TrainerRuntime {
+  readonly models: ModelSources;
+  readonly policyHandle: PolicyWorkerHandle;
+  readonly wmHandle: WorldModelWorkerHandle;
+  readonly pool: SandboxPool;
+  readonly policyInfo: PolicyInfo;
+  readonly wmInfo: WorldModelInfo;
+  /** What it was started with, to tell whether it serves a run's settings. */
+  readonly maxBatch: number;
+  readonly policyBackend: PolicyBackendChoice;
+  readonly worldModelBackend: 'auto' | 'webgpu' | 'wasm';
+  dispose(): Promise<void>;
+}
+
+export async function startTrainerRuntime(options: RuntimeOptions = {}): Promise<TrainerRuntime> {
+  const progress = options.progress;
+  const track = <T>(key: string, label: string, work: () => Promise<T>): Promise<T> => (progress ? progress.track(key, label, work) : work());
+  const models = options.models ?? (await track('start.models', 'Loading and checking the models', () => loadCommittedModels()));
+  const maxBatch = Math.max(64, options.maxBatch ?? 0);
+  const policyBackend = options.policyBackend ?? 'auto';
+  const worldModelBackend = options.worldModelBackend ?? 'auto';
+  const policyHandle: PolicyWorkerHandle = startPolicyWorker();
+  const wmHandle: WorldModelWorkerHandle = startWorldModelWorker();
+  const pool = new SandboxPool(options.pool);
+  const cleanup = () => {
+    policyHandle.terminate();
+    wmHandle.terminate();
+    pool.close();
+  };
+  try {
+    // Workers load copies: transferred bytes would be unusable on the page afterwards.
+    const copy = <T extends ArrayBuffer | Uint8Array | string>(x: T): T => (typeof x === 'string' ? x : (x.slice(0) as T));
+    const [policyInfo, wmInfo] = await Promise.all([
+      track('start.policy', 'Loading the policy into its worker', () =>
+        policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: policyBackend, maxBatch })),
+      track('start.world-model', 'Loading the world model into its worker', () =>
+        wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: worldModelBackend })),
+      startPool(pool, progress),
+    ]);
+    // The CPU engine builds its decoding session on the first sample (and after each update): built
+    // here, as part of the start-up, a step's first program starts to appear soon after the click.
+    await track('start.sampler', 'Preparing the policy\'s sampler', () =>
+      policyHandle.api.sample([{ card: 'warm-up', seed: 0 }], { maxNewTokens: 1, temperature: 1, topK: 0 }));
+    return {
+      models, policyHandle, wmHandle, pool, policyInfo, wmInfo, maxBatch, policyBackend, worldModelBackend,
+      async dispose() {
+        await policyHandle.api.release().catch(() => undefined);
+        await wmHandle.api.release().catch(() => undefined);
+        cleanup();
+      },
+    };
+  } catch (e) {
+    cleanup();
+    throw e;
+  }
+}
+
+/** Whether a runtime started with `runtime`'s options serves a run of `config` with these backends. */
+export function runtimeServes(runtime: TrainerRuntime, config: TrainerConfig, options: Pick<RuntimeOptions, 'policyBackend' | 'worldModelBackend'>): boolean {
+  return runtime.maxBatch >= config.groupsPerStep * config.groupSize
+    && runtime.policyBackend === (options.policyBackend ?? 'auto')
+    && runtime.worldModelBackend === (options.worldModelBackend ?? 'auto');
+}
+
+async function startPool(pool: SandboxPool, progress: ProgressTracker | undefined): Promise<void> {
+  if (!progress) return pool.start();
+  const h = progress.begin('start.sandbox', 'Booting the Python sandbox (Pyodide, a memory snapshot, then the workers)');
+  const timer = setInterval(() => {
+    const { workers } = pool.stats();
+    if (workers.length > 0) h.advance(workers.filter((w) => w.state === 'idle' || w.state === 'busy').length, workers.length);
+  }, 250);
+  try {
+    await pool.start();
+    h.end();
+  } catch (e) {
+    h.end(false);
+    throw e;
+  } finally {
+    clearInterval(timer);
+  }
+}
