@@ -1,27 +1,35 @@
 // Behaviour cloning of the robot policy (issue 24's SFT row) on the project's transformer, then its
-// success measured by rollouts: the model reads [bos] instruction [sep] 144 frame-patch tokens and
-// its next token is the action (SFT loss on that token only). Evaluation samples one token a step
-// with the CPU engine's decoder; a token that is not an action is a step that does nothing.
-// Bounded: a fixed number of optimiser steps. Prints a JSON report; with --out, writes the report
-// and the checkpoint (frame tokenizer in its meta).
+// success measured by rollouts: the model reads [bos] instruction [sep] frame tokens and its next
+// token is the action (SFT loss on that token only; src/embodied/policy-model.ts builds both the
+// training sequence and the rollout prompt, which ends in a read-out [sep]). Evaluation decodes one token a step with the CPU
+// engine's decoder; a token that is not an action is a step that does nothing.
 //
-//   npx tsx src/cli/robot-bc.ts --steps 600 --states 16 --out results/robot-bc
+// With --dagger R, R rounds follow the first training: the policy runs from the training states, every
+// scene it reaches that the data lacks is labelled with the expert's action there, and training goes on
+// over the grown data for --dagger-steps steps. Bounded: a fixed number of optimiser steps in all.
+// Prints a JSON report; with --out, writes the report and the checkpoint (frame tokenizer in its meta).
+//
+//   npx tsx src/cli/robot-bc.ts --encoding egocentric --octants --states 16 --steps 3000 --out results/robot-bc
 
-import { positiveIntFlag } from './cli-input.ts';
+import { InputError, positiveIntFlag, readInputBytes } from './cli-input.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FrameTokenizer, actionOfToken, actionToken } from '../embodied/frame-tokens.ts';
+import { EgocentricFrameTokens } from '../embodied/egocentric-frame-tokens.ts';
 import { expertAction } from '../embodied/expert.ts';
+import { FrameTokenizer, actionOfToken } from '../embodied/frame-tokens.ts';
+import { applyAction } from '../embodied/kinematics.ts';
 import { initialScene, type StateSplit } from '../embodied/layout.ts';
-import { SparseFrameTokens } from '../embodied/sparse-frame-tokens.ts';
-import { behaviourCloningExamples } from '../embodied/policy-data.ts';
+import { behaviourCloningExamples, exampleKey, expertRelabelled, type PolicyExample } from '../embodied/policy-data.ts';
+import { modelPolicy, policySequence, type PolicyFrameTokens } from '../embodied/policy-model.ts';
 import { renderScene } from '../embodied/renderer.ts';
-import { runEpisodes, type Episode } from '../embodied/rollout.ts';
-import { ALL_TASKS, HELDOUT_TASKS, TRAIN_TASKS, type RobotTask } from '../embodied/tasks.ts';
+import { runEpisodes } from '../embodied/rollout.ts';
+import { sceneKey } from '../embodied/scene.ts';
+import { SparseFrameTokens } from '../embodied/sparse-frame-tokens.ts';
+import { ALL_TASKS, HELDOUT_TASKS, TRAIN_TASKS, taskById, type RobotTask } from '../embodied/tasks.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
-import { saveCheckpoint } from '../model/checkpoint.ts';
-import { namedConfig } from '../model/config.ts';
+import { loadCheckpoint, saveCheckpoint } from '../model/checkpoint.ts';
+import { CONFIG_NAMES, namedConfig, type ConfigName } from '../model/config.ts';
 import { createModel } from '../model/init.ts';
 import { trainSteps } from '../pipeline/train-steps.ts';
 import { deriveSeed, mulberry32 } from '../primitives/random.ts';
@@ -36,91 +44,150 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '16' },
     lr: { type: 'string', default: '1e-3' },
     temperature: { type: 'string', default: '0' },
-    /** 'dense': 144 patch tokens a frame; 'sparse': (column, row, patch) of the cells that are not bare */
+    /** 'dense': 144 patch tokens a frame; 'sparse': (column, row, patch) of the cells that are not bare; 'egocentric': the same cells as offsets from the gripper */
     encoding: { type: 'string', default: 'dense' },
+    /** egocentric only: each patch token also says on which side of the gripper its cell lies */
+    octants: { type: 'boolean', default: false },
+    /** the project's named transformer configuration */
+    model: { type: 'string', default: 'mini' },
+    /** overrides of the named configuration (0: keep its own) */
+    layers: { type: 'string', default: '0' },
+    heads: { type: 'string', default: '0' },
+    /** continue from this checkpoint (its frame tokenizer, encoding and configuration); --steps 0 only evaluates it */
+    from: { type: 'string' },
+    dagger: { type: 'string', default: '0' },
+    /** training states per task the DAgger rollouts start from (the first ones) */
+    'dagger-states': { type: 'string', default: '8' },
+    'dagger-steps': { type: 'string', default: '500' },
     seed: { type: 'string', default: '1' },
     threads: { type: 'string', default: '1' },
     out: { type: 'string' },
   },
 });
 const int = positiveIntFlag;
-const steps = int('steps', values.steps);
+const nonNegative = (name: string, v: string) => (v === '0' ? 0 : int(name, v));
+const steps = nonNegative('steps', values.steps);
 const states = int('states', values.states);
 const evalStates = int('eval-states', values['eval-states']);
 const batchSize = int('batch', values.batch);
 const seed = int('seed', values.seed);
 const threads = int('threads', values.threads);
+const daggerRounds = nonNegative('dagger', values.dagger);
+const daggerSteps = int('dagger-steps', values['dagger-steps']);
+const daggerStates = int('dagger-states', values['dagger-states']);
 const peakLr = Number(values.lr);
 const temperature = Number(values.temperature);
 if (!(peakLr > 0)) throw new Error(`--lr must be positive, got ${values.lr}`);
 if (!(temperature >= 0)) throw new Error(`--temperature must be >= 0, got ${values.temperature}`);
-const encoding = values.encoding;
-if (encoding !== 'dense' && encoding !== 'sparse') throw new Error(`--encoding must be dense or sparse, got ${encoding}`);
+if (!(CONFIG_NAMES as readonly string[]).includes(values.model)) throw new Error(`--model must be one of ${CONFIG_NAMES.join(', ')}, got ${values.model}`);
+const from = values.from === undefined ? null : loadCheckpoint(readInputBytes(values.from, 'checkpoint'));
+if (from && from.meta.kind !== 'robot-bc-policy') throw new InputError(`${values.from} is not a robot behaviour-cloning policy checkpoint`);
+if (from === null && steps === 0) throw new InputError('--steps 0 needs --from (there is nothing to evaluate)');
+const encoding = from ? String(from.meta.encoding) : values.encoding;
+const octants = from ? from.meta.octants === true : values.octants;
+if (encoding !== 'dense' && encoding !== 'sparse' && encoding !== 'egocentric') throw new Error(`--encoding must be dense, sparse or egocentric, got ${encoding}`);
+if (octants && encoding !== 'egocentric') throw new Error('--octants needs --encoding egocentric');
 
 const t0 = performance.now();
 const seconds = () => Math.round((performance.now() - t0) / 1000);
-const examples = behaviourCloningExamples(TRAIN_TASKS, 'train', states, NOISES);
-const frames = examples.map((e) => renderScene(e.state));
-const frameTokenizer = FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), frames);
-const tokenizer = encoding === 'sparse' ? new SparseFrameTokens(frameTokenizer) : frameTokenizer;
-const seqs = examples.map((e, i) => {
-  const { tokens } = tokenizer.encode(e.task.instruction, frames[i]);
-  // The action is the one token the loss sees.
-  return { tokens: [...tokens, actionToken(e.action)], programStart: tokens.length };
-});
-// A sparse frame has as many cells as are not bare: a rollout can show up to 4 more than any training
+const examples: PolicyExample[] = behaviourCloningExamples(TRAIN_TASKS, 'train', states, NOISES);
+const frameTokenizer = from ? FrameTokenizer.fromJSON(from.meta.frameTokenizer) : FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), examples.map((e) => renderScene(e.state)));
+const tokenizer: PolicyFrameTokens = encoding === 'sparse' ? new SparseFrameTokens(frameTokenizer) : encoding === 'egocentric' ? new EgocentricFrameTokens(frameTokenizer, octants) : frameTokenizer;
+const seqs = examples.map((e) => policySequence(tokenizer, e));
+// A frame lists as many cells as are not bare: a rollout can show up to 4 more than any training
 // frame did (the gripper off its usual cells, the drawer out), so leave room for 4 more cells.
-const longest = Math.max(...seqs.map((s) => s.tokens.length), ...HELDOUT_TASKS.map((t) => tokenizer.encode(t.instruction, frames[0]).tokens.length + 1)) + (encoding === 'sparse' ? 12 : 0);
-const config = namedConfig('mini', { vocabSize: tokenizer.vocabSize, contextLength: 8 * Math.ceil(longest / 8) });
+const longest = Math.max(...seqs.map((s) => s.tokens.length), ...HELDOUT_TASKS.map((task) => policySequence(tokenizer, { ...examples[0], task }).tokens.length)) + (encoding === 'dense' ? 0 : 12);
+const sizes = { ...(values.layers !== '0' ? { nLayers: int('layers', values.layers) } : {}), ...(values.heads !== '0' ? { nHeads: int('heads', values.heads) } : {}) };
+const config = from ? from.model.config : namedConfig(values.model as ConfigName, { vocabSize: tokenizer.vocabSize, contextLength: 8 * Math.ceil(longest / 8), ...sizes });
+if (from && longest - (encoding === 'dense' ? 0 : 12) > config.contextLength) throw new InputError(`the examples need ${longest} tokens, the checkpoint's context is ${config.contextLength}`);
 console.error(`examples ${examples.length} (${seconds()} s), vocabulary ${tokenizer.vocabSize}, context ${config.contextLength}`);
 
-const init = createModel(config, mulberry32(deriveSeed(seed, 1)));
+const init = from ? from.model : createModel(config, mulberry32(deriveSeed(seed, 1)));
 const engine = CpuEngine.fromModel(init, { numThreads: threads });
 const curve: { step: number; loss: number }[] = [];
 try {
-  await trainSteps(engine, seqs, () => ({ kind: 'sft' }), { steps, batchSize, peakLr, warmup: Math.max(1, Math.round(steps / 20)), weightDecay: 0.01, maxGradNorm: 1 },
-    mulberry32(deriveSeed(seed, 2)), ({ step, loss }) => {
-      curve.push({ step, loss });
-      if (step % 25 === 0 || step === steps) console.error(`step ${step}/${steps} loss ${loss.toFixed(4)} (${seconds()} s)`);
-    });
+  const train = async (n: number, salt: number) => {
+    const done = curve.length;
+    await trainSteps(engine, seqs, () => ({ kind: 'sft' }), { steps: n, batchSize, peakLr, warmup: Math.max(1, Math.round(n / 20)), weightDecay: 0.01, maxGradNorm: 1 },
+      mulberry32(deriveSeed(seed, 2, salt)), ({ step, loss }) => {
+        curve.push({ step: done + step, loss });
+        if (step % 100 === 0 || step === n) console.error(`step ${done + step} loss ${loss.toFixed(4)} (${seconds()} s)`);
+      });
+  };
+  if (steps > 0) await train(steps, 0);
+
+  // DAgger: the expert labels the scenes the policy itself reaches from the training states.
+  const seen = new Set(examples.map(exampleKey));
+  const rounds: { round: number; newExamples: number; successBefore: number; episodes: number }[] = [];
+  for (let round = 1; round <= daggerRounds; round++) {
+    const starts = TRAIN_TASKS.flatMap((task) => Array.from({ length: Math.min(states, daggerStates) }, (_, i) => ({ task, initial: initialScene(task, 'train', i) })));
+    const eps = await runEpisodes(starts, modelPolicy(engine, tokenizer, { temperature, seed: deriveSeed(seed, 11, round) }));
+    const added = expertRelabelled(eps.map((e) => ({ task: taskById(e.taskId), states: e.states, actions: e.actions })), seen);
+    const fits = added.filter((e) => policySequence(tokenizer, e).tokens.length <= config.contextLength);
+    examples.push(...fits);
+    seqs.push(...fits.map((e) => policySequence(tokenizer, e)));
+    rounds.push({ round, newExamples: fits.length, successBefore: eps.filter((e) => e.success).length, episodes: eps.length });
+    console.error(`dagger round ${round}: ${eps.filter((e) => e.success).length}/${eps.length} succeeded, ${fits.length} new examples (${examples.length} in all, ${seconds()} s)`);
+    await train(daggerSteps, round);
+  }
   const trainSeconds = seconds();
+
+  /** Teacher-forced: how often the rollout's decoder path gives the expert's action on labelled scenes. */
+  async function teacherForced(pool: readonly PolicyExample[], n: number, salt: number): Promise<{ examples: number; accuracy: number }> {
+    const rng = mulberry32(deriveSeed(seed, 13, salt));
+    const picked = Array.from({ length: Math.min(n, pool.length) }, () => pool[Math.floor(rng() * pool.length)]);
+    const acted = await modelPolicy(engine, tokenizer, { temperature: 0, seed })(picked.map((e, t) => ({ task: e.task, state: e.state, t })));
+    return { examples: picked.length, accuracy: acted.filter((a, i) => a === picked[i].action).length / picked.length };
+  }
 
   let nonActions = 0;
   let actionsTaken = 0;
-  async function rollouts(tasks: readonly RobotTask[], split: StateSplit): Promise<{ episodes: number; successes: number; rate: number; meanSteps: number; expertAgreement: number; byTask: Record<string, string> }> {
-    // How often the policy's action is the expert's in the scenes the policy itself reaches.
+  async function rollouts(tasks: readonly RobotTask[], split: StateSplit) {
+    // How often the policy's action is the expert's in the scenes the policy itself reaches, and how
+    // often its action leaves the scene as it was (a greedy policy repeats it there for good).
     let agree = 0;
+    let unchanged = 0;
     let asked = 0;
     const starts = tasks.flatMap((task) => Array.from({ length: evalStates }, (_, i) => ({ task, initial: initialScene(task, split, i) })));
-    let call = 0;
-    const eps: Episode[] = await runEpisodes(starts, async (items) => {
-      call++;
-      const prompts = items.map(({ task, state }) => tokenizer.encode(task.instruction, renderScene(state)).tokens);
-      const out = await engine.sample(prompts, { maxNewTokens: 1, temperature, rngs: items.map((_, k) => mulberry32(deriveSeed(seed, 7, call, k))) });
-      return out.map((o, k) => {
+    const eps = await runEpisodes(starts, modelPolicy(engine, tokenizer, {
+      temperature,
+      seed,
+      onAction: (item, token, action) => {
         actionsTaken++;
-        const a = actionOfToken(o.tokens[0]);
         asked++;
-        if (a === expertAction(items[k].task, items[k].state)) agree++;
-        if (a === null) nonActions++;
-        // A token that is not an action does nothing: 'release' with an empty gripper, or drops a block.
-        return a ?? 'release';
-      });
-    });
+        if (action === expertAction(item.task, item.state)) agree++;
+        if (sceneKey(applyAction(item.state, action)) === sceneKey(item.state)) unchanged++;
+        if (actionOfToken(token) === null) nonActions++;
+      },
+    }));
     const byTask: Record<string, string> = {};
     for (const task of tasks) {
       const mine = eps.filter((e) => e.taskId === task.id);
       byTask[task.id] = `${mine.filter((e) => e.success).length}/${mine.length}`;
     }
     const successes = eps.filter((e) => e.success).length;
-    return { episodes: eps.length, successes, rate: successes / eps.length, meanSteps: eps.reduce((a, e) => a + e.actions.length, 0) / eps.length, expertAgreement: agree / asked, byTask };
+    return {
+      episodes: eps.length, distinctInitialStates: new Set(starts.map((s) => `${s.task.id}|${sceneKey(s.initial)}`)).size, successes, rate: successes / eps.length,
+      meanSteps: eps.reduce((a, e) => a + e.actions.length, 0) / eps.length, expertAgreement: agree / asked, unchangedSceneShare: unchanged / asked, byTask,
+    };
   }
   const report = {
-    what: 'robot behaviour-cloning policy: transformer over [bos] instruction [sep] 144 frame-patch tokens, next token the action; SFT on the expert action at every scene of noisy demonstrations',
+    what: `robot behaviour-cloning policy: transformer over [bos] instruction [sep] frame tokens (${encoding}${octants ? ', octants' : ''}), next token the action; SFT on the expert action at every scene of noisy demonstrations${daggerRounds > 0 ? ', then DAgger rounds' : ''}`,
     config,
-    training: { steps, batchSize, peakLr, seed, states, noises: NOISES, examples: examples.length, seconds: trainSeconds, firstLoss: curve[0]?.loss, lossLast20: curve.slice(-20).reduce((a, c) => a + c.loss, 0) / Math.min(20, curve.length) },
+    training: {
+      from: values.from ?? null, steps: curve.length, batchSize, peakLr, seed, states, noises: NOISES, examples: examples.length, dagger: { rounds: daggerRounds, stepsPerRound: daggerSteps, log: rounds },
+      seconds: trainSeconds, firstLoss: curve[0]?.loss, lossLast20: curve.slice(-20).reduce((a, c) => a + c.loss, 0) / Math.min(20, curve.length),
+    },
+    teacherForced: {
+      note: 'greedy action from the rollout decoder path on expert-labelled scenes of noisy demonstrations (noise 0.1 and 0.3); sampled with replacement',
+      trainTasksTrainStates: await teacherForced(examples, 400, 1),
+      trainTasksHeldoutStates: await teacherForced(behaviourCloningExamples(TRAIN_TASKS, 'heldout', 2, NOISES), 400, 2),
+      heldoutTasksHeldoutStates: await teacherForced(behaviourCloningExamples(HELDOUT_TASKS, 'heldout', 4, NOISES), 400, 3),
+    },
     evaluation: { temperature, statesPerTask: evalStates },
     encoding,
+    octants,
+    readout: 'closing [sep] (policy-model.ts)',
     trainTasksTrainStates: await rollouts(TRAIN_TASKS, 'train'),
     trainTasksHeldoutStates: await rollouts(TRAIN_TASKS, 'heldout'),
     heldoutTasksHeldoutStates: await rollouts(HELDOUT_TASKS, 'heldout'),
@@ -132,7 +199,7 @@ try {
   if (values.out) {
     mkdirSync(values.out, { recursive: true });
     writeFileSync(join(values.out, 'report.json'), JSON.stringify(report, null, 2) + '\n');
-    writeFileSync(join(values.out, 'policy.ckpt'), new Uint8Array(saveCheckpoint({ ...init, params: await engine.getWeights() }, null, { frameTokenizer: frameTokenizer.toJSON(), encoding, kind: 'robot-bc-policy' })));
+    writeFileSync(join(values.out, 'policy.ckpt'), new Uint8Array(saveCheckpoint({ ...init, params: await engine.getWeights() }, null, { frameTokenizer: frameTokenizer.toJSON(), encoding, octants, kind: 'robot-bc-policy' })));
   }
 } finally {
   await engine.dispose();

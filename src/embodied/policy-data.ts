@@ -8,7 +8,7 @@ import { expertAction } from './expert.ts';
 import type { Action } from './kinematics.ts';
 import { initialScene, type StateSplit } from './layout.ts';
 import { demonstrate } from './rollout.ts';
-import type { SceneState } from './scene.ts';
+import { sceneKey, type SceneState } from './scene.ts';
 import { ALL_TASKS, type RobotTask } from './tasks.ts';
 
 export interface PolicyExample {
@@ -33,4 +33,28 @@ export function behaviourCloningExamples(tasks: readonly RobotTask[], split: Sta
     }
   }
   return out;
+}
+
+/**
+ * DAgger's relabelling: the scenes a policy's own episodes visited before they ended, each labelled
+ * with the expert's action there (the expert recovers from any scene). A scene counts once per task,
+ * and `seen` (keys of scenes already in the data) skips those, so an episode stuck in one scene for
+ * the whole horizon adds one example, not ninety.
+ */
+export function expertRelabelled(episodes: readonly { task: RobotTask; states: readonly SceneState[]; actions: readonly Action[] }[], seen: Set<string>): PolicyExample[] {
+  const out: PolicyExample[] = [];
+  for (const { task, states, actions } of episodes) {
+    for (const state of states.slice(0, actions.length)) {
+      const key = exampleKey({ task, state });
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ task, state, action: expertAction(task, state) });
+    }
+  }
+  return out;
+}
+
+/** The key `expertRelabelled` counts a scene by. */
+export function exampleKey(e: { task: RobotTask; state: SceneState }): string {
+  return `${e.task.id}|${sceneKey(e.state)}`;
 }

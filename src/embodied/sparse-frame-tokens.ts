@@ -12,7 +12,8 @@ import type { FrameTokenizer } from './frame-tokens.ts';
 import { CELL_PX, PALETTE, type Frame } from './renderer.ts';
 import { GRID } from './scene.ts';
 
-function bare(frame: Frame, cx: number, cy: number): boolean {
+/** A cell that shows nothing but bare table or bare cabinet. */
+export function bareCell(frame: Frame, cx: number, cy: number): boolean {
   const first = ((cy * CELL_PX) * frame.width + cx * CELL_PX) * 3;
   const c = [frame.rgb[first], frame.rgb[first + 1], frame.rgb[first + 2]];
   const isBackground = (p: readonly number[]) => p[0] === c[0] && p[1] === c[1] && p[2] === c[2];
@@ -47,7 +48,7 @@ export class SparseFrameTokens {
     const tokens = dense.tokens.slice(0, dense.frameStart);
     for (let cy = 0; cy < GRID; cy++) {
       for (let cx = 0; cx < GRID; cx++) {
-        if (bare(frame, cx, cy)) continue;
+        if (bareCell(frame, cx, cy)) continue;
         tokens.push(this.columnToken(cx), this.rowToken(cy), dense.tokens[dense.frameStart + cy * GRID + cx]);
       }
     }
