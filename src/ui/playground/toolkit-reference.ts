@@ -3,6 +3,7 @@
 // values come from the reference population's own table (programFamilies), and a unit test checks
 // that every name here is one the toolkit exports, so the page cannot name what the sandbox lacks.
 import { PREPROCESSING, programFamilies } from '../../sandbox-pyodide/reference-programs';
+import { pythonLiteral } from '../../pipeline/program-composer';
 import type { TaskType } from '../../tasks/task-types';
 
 export interface ToolkitHelper {
@@ -30,15 +31,13 @@ export interface ToolkitModel {
   wantsScaling: boolean;
 }
 
-const literal = (v: number | string | null): string => (v === null ? 'None' : typeof v === 'string' ? `'${v}'` : String(v));
-
 /** The model classes a program can use for this task type. */
 export function toolkitModels(type: TaskType): ToolkitModel[] {
   return programFamilies.flatMap((f) => {
     const cls = f.classes[type];
     if (!cls) return [];
     const hyper = f.family === 'baseline' && type !== 'regression' ? {} : f.hyperparameters;
-    return [{ family: f.family, cls: `tk.${cls}`, hyperparameters: Object.entries(hyper).map(([name, vs]) => ({ name, values: vs.map(literal) })), wantsScaling: f.wantsScaling }];
+    return [{ family: f.family, cls: `tk.${cls}`, hyperparameters: Object.entries(hyper).map(([name, vs]) => ({ name, values: vs.map(pythonLiteral) })), wantsScaling: f.wantsScaling }];
   });
 }
 
