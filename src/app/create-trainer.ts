@@ -9,7 +9,7 @@ import type { PolicyInfo } from '../workers/policy-api';
 import type { WorldModelInfo } from '../workers/world-model-api';
 import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate';
 import type { SamplingProgress } from '../training/ports';
-import { Trainer, validateTrainerConfig, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
+import { Trainer, compileGateVerdict, validateTrainerConfig, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
 import { RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
 import { trackedPorts } from './progress-ports';
 import { PoolStaticVerifier } from './static-verifier';
@@ -90,6 +90,11 @@ export interface TrainerSession {
   /** Hears every evaluation made between steps: after `step` steps, its result (null and why when it failed). */
   onEvaluation(listener: (e: { step: number; result: EvaluationResult | null; error?: string }) => void): () => void;
   poolStats(): PoolStats;
+  /**
+   * The authors' compile gate on programs, for display (the Train view's compile column under a preset
+   * without a gate): null where a program passes, else why not. Runs on the session's verifier; not charged to the run.
+   */
+  compileCheck(programs: readonly string[]): Promise<(string | null)[]>;
   dispose(): Promise<void>;
 }
 
@@ -313,6 +318,10 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
       return () => void evaluationListeners.delete(listener);
     },
     poolStats: () => pool.stats(),
+    async compileCheck(programs) {
+      const { results } = await verifier.check(programs);
+      return results.map((r, j) => compileGateVerdict(programs[j], r));
+    },
     async dispose() {
       stopRequested = true;
       if (loop) await loop.catch(() => undefined);

@@ -141,9 +141,10 @@ export function methodConfigOf(c: TrainerConfig): MethodConfig {
   };
 }
 
-/** A program the authors' gate stops: empty, or the verifier says it does not compile. */
-function failsCompileGate(program: string, check: StaticCheck): boolean {
-  return program.trim() === '' || (!check.ok && (check.reason ?? '').startsWith('does not compile'));
+/** The authors' gate on one program: why it stops it (empty, or the verifier says it does not compile), or null. */
+export function compileGateVerdict(program: string, check: StaticCheck): string | null {
+  if (program.trim() === '') return 'empty program';
+  return !check.ok && (check.reason ?? '').startsWith('does not compile') ? check.reason! : null;
 }
 
 /** B tasks for a step: distinct while the pool allows, then a fresh shuffled pass (seeded). */
@@ -176,6 +177,8 @@ export interface GroupRecord {
   statuses: ExecutionStatus[] | null;
   /** Why each executed program failed (the error's last lines, or the static check's reason); null where it ran. Absent in older records. */
   messages?: (string | null)[] | null;
+  /** The gate's verdict on each program where a gate ran: null where it passed, else why it stopped it. Absent without a gate. */
+  gate?: (string | null)[];
   rewards: number[];
   advantages: number[];
   coefficients: number[];
@@ -341,7 +344,10 @@ export class Trainer {
       const v = await this.ports.verifier.check(programs);
       if (v.results.length !== programs.length) throw new Error(`trainer: verifier returned ${v.results.length} answers for ${programs.length} programs`);
       meter.charge('verifier', v.busyMs);
-      checks = gate === 'verifier' ? v.results : v.results.map((r, j) => (failsCompileGate(programs[j], r) ? { ok: false, reason: r.reason ?? 'empty program' } : { ok: true }));
+      checks = gate === 'verifier' ? v.results : v.results.map((r, j) => {
+        const stop = compileGateVerdict(programs[j], r);
+        return stop === null ? { ok: true } : { ok: false, reason: stop };
+      });
     }
     const passes = (j: number) => checks === null || checks[j].ok;
 
@@ -425,6 +431,7 @@ export class Trainer {
         realScores: y[g] && y[g]!.map((v) => v ?? 0),
         statuses: real ? real.map((r) => r.status) : null,
         messages: real ? real.map((r) => (r.status === 'ok' ? null : r.message ?? null)) : null,
+        ...(checks ? { gate: group(checks, g).map((k) => (k.ok ? null : k.reason ?? 'stopped')) } : {}),
         rewards: scored.rewards[g],
         advantages: scored.advantages[g],
         coefficients: scored.coefficients[g],

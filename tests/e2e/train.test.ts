@@ -99,6 +99,13 @@ describe('the Train view (#/train)', () => {
     await page.click('[data-testid=row-program] summary >> nth=0');
     expect(await page.locator('[data-testid=row-program] pre >> nth=0').textContent()).toMatch(/\S/);
     expect(await page.locator('[data-testid=groups-key]').textContent()).toMatch(/valid preferred.*0\.5 is chance/s);
+    // Beside s, the status it reads as on the authors' ladder (the committed reading), and compile() on request.
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=row-predicted]')].some((c) => /\S/.test(c.textContent ?? '')), undefined, { timeout: 60_000 });
+    const predicted = await page.locator('[data-testid=row-predicted]').allTextContents();
+    for (const p of predicted.filter((t) => t.trim() !== '')) expect(p).toMatch(/^(valid · (low|fair|mid|high)|malformed|syntax error|runtime error|ran without submission)$/);
+    expect(await page.locator('[data-testid=groups-key]').textContent()).toMatch(/this preset has no gate/);
+    await page.click('[data-testid=compile-check]');
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=row-compile]')].every((c) => /^(compiles|does not compile|empty program)/.test(c.textContent ?? '')), undefined, { timeout: 120_000 });
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: resolve(artifacts, 'train.png'), fullPage: true });
 

@@ -9,6 +9,7 @@ import { ProgressTracker, type Activity } from '../../app/progress';
 import { AUTOSAVE_ID, RunStore, type RunEvaluation, type SavedRun, type SavedRunSummary } from '../../app/run-store';
 import { parseRunFile, runFileText, type RunFileContent } from '../../app/run-file';
 import type { EvaluationResult } from '../../training/evaluate';
+import type { LadderReading } from '../../pipeline/ladder-reading';
 import type { StepRecord, TrainerCheckpoint, TrainerConfig } from '../../training/trainer';
 import { configOf, defaultSettings, preparedBatch, settingsOfConfig, type TrainSettings } from './settings';
 
@@ -51,6 +52,10 @@ class TrainRun {
   storeMessage = $state<string | null>(null);
   /** The policy's programs of the sampling under way, as they are written; null between samplings. */
   live = $state.raw<LiveSampling | null>(null);
+  /** The committed ladder reading for the groups table's "predicted" column, or why there is none; loaded after the first step. */
+  ladder = $state.raw<{ reading: LadderReading; fittedOn: string } | string | null>(null);
+  /** The display compile check of one step's programs (presets without a gate), by `${run}#${step}`. */
+  compileChecks = $state.raw<{ key: string; verdicts: (string | null)[] | null; error: string | null } | null>(null);
   /** What the run is doing right now (start-up, the phases of a step, evaluation), for the progress bars. */
   activities = $state.raw<readonly Activity[]>([]);
   private readonly progress = new ProgressTracker();
@@ -100,6 +105,7 @@ class TrainRun {
     s.onStep((r) => {
       this.records = [...this.records, r];
       this.live = null;
+      this.loadLadder();
     });
     s.onSampling((e) => (this.live = liveSampling(this.live, e, performance.now())));
     s.onEvaluation((e) => {
@@ -125,6 +131,32 @@ class TrainRun {
     this.phase = s.state;
     return s;
   }
+
+  /** Loads the committed ladder reading once; a missing or bad file is said in its place, never thrown. */
+  private loadLadder(): void {
+    if (this.ladder !== null) return;
+    this.ladder = 'loading the ladder reading';
+    void import('../../app/models')
+      .then((m) => m.loadLadderReading())
+      .then(
+        (r) => (this.ladder = r ?? 'the models folder has no ladder reading'),
+        (e: unknown) => (this.ladder = `no ladder reading: ${describe(e)}`),
+      );
+  }
+
+  /** Runs the authors' compile gate over a step's programs for display (the session's verifier; not charged to the run). */
+  checkCompile = async (record: StepRecord): Promise<void> => {
+    const s = this.session;
+    if (!s) return;
+    const key = `${record.run}#${record.step}`;
+    this.compileChecks = { key, verdicts: null, error: null };
+    try {
+      const verdicts = await s.compileCheck(record.groups.flatMap((g) => g.programs));
+      if (this.compileChecks?.key === key) this.compileChecks = { key, verdicts, error: null };
+    } catch (e) {
+      if (this.compileChecks?.key === key) this.compileChecks = { key, verdicts: null, error: describe(e) };
+    }
+  };
 
   /** The open run's name as the list shows it. */
   currentLabel(s: TrainerSession | null = this.session): string {
@@ -266,6 +298,7 @@ class TrainRun {
     await this.session?.dispose();
     this.session = null;
     this.records = [];
+    this.compileChecks = null;
     this.live = null;
     this.evaluation = null;
     this.evaluations = [];
@@ -313,6 +346,7 @@ class TrainRun {
       const config = { ...run.checkpoint.config, steps: Math.max(run.checkpoint.config.steps, run.checkpoint.step + 1) };
       this.settings = settingsOfConfig(config, this.settings);
       this.records = run.records;
+      if (run.records.length > 0) this.loadLadder();
       this.evaluation = run.evaluation;
       this.evaluations = run.evaluations ?? [];
       this.label = run.label ?? '';

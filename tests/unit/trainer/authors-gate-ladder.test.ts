@@ -54,6 +54,9 @@ describe("the authors' compile gate and ladder in the trainer", { timeout: 60_00
       for (const g of r.groups) {
         g.programs.forEach((p, i) => {
           const stopped = ThreeWayVerifier.kind(p) === 'no-compile' || p.trim() === '';
+          // the record says which programs the gate stopped and why (the Train view's compile column)
+          expect(g.gate![i] !== null).toBe(stopped);
+          if (stopped) expect(g.gate![i]).toMatch(/does not compile|empty program/);
           if (stopped) {
             gated++;
             expect(g.wmScores![i]).toBe(0);

@@ -29,6 +29,8 @@ describe('the static check (wmrl-static)', { timeout: 60_000 }, () => {
       expect(worldModel.calls[k]).toBe(passing.length);
       for (const g of r.groups) {
         g.programs.forEach((p, i) => {
+          // the gate's own verdict travels with each program, for the Train view's compile column
+          expect(g.gate![i]).toBe(FixtureVerifier.passes(p) ? null : 'odd length');
           if (FixtureVerifier.passes(p)) return;
           expect(g.rewards[i]).toBe(0);
           if (g.anchor) expect(g.statuses![i]).toBe('error');
