@@ -21,6 +21,7 @@ import { evaluateClaims, LARGER_SFT_PRESET } from '../experiments/claims.ts';
 import { evaluationMismatch } from '../experiments/cross-compare.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
+import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
 import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
@@ -345,6 +346,17 @@ function largerSftRuns(dir: string, seeds: readonly number[], own: readonly RunR
   return out;
 }
 
+/** The committed world model's training seconds (the models manifest's stage seconds), for the amortised compute ratio; null when not recorded. */
+function worldModelBuild(): WorldModelBuildCost | null {
+  try {
+    const m = JSON.parse(readFileSync(resolve(root, 'public/models/manifest.json'), 'utf8')) as { figures?: { stageSeconds?: { wm?: unknown } } };
+    const wm = m.figures?.stageSeconds?.wm;
+    return typeof wm === 'number' && Number.isFinite(wm) ? { executions: WORLD_MODEL_EXECUTIONS, trainingSeconds: wm, amortisedOver: AMORTISED_OVER } : null;
+  } catch {
+    return null;
+  }
+}
+
 function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { runs: RunResult[] } {
   const runs: RunResult[] = [];
   for (const p of plan) {
@@ -352,9 +364,10 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     if (r && sameRequest(r.request, p.request)) runs.push(r);
   }
   if (opts.largerSft) runs.push(...largerSftRuns(opts.largerSft, opts.seeds, runs));
+  const build = worldModelBuild();
   const title = `Experiment: ${opts.presets.length > 0 ? opts.presets.join(', ') : SFT_PRESET} x seeds ${opts.seeds.join(', ')}`;
   writeFileSync(resolve(opts.out, 'runs.csv'), runsCsv(runs));
-  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command }) + '\n');
+  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command, ...(build ? { worldModelBuild: build } : {}) }) + '\n');
   const summary = {
     format: 'wmrl-experiment-summary',
     version: 1,
@@ -363,6 +376,8 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     claim1BusyRatio: pairedComparison(runs, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio'),
     claim5AnchorWeight: pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'meanAnchorWeight', 'difference'),
     claims: evaluateClaims(runs),
+    mainTable: decideMainTable(runs),
+    ...(build ? { mainTableAmortisedRatio: amortisedComputeRatio(runs, build) } : {}),
     curve: curveRows(runs, opts.presets),
     runs: runs.map((r) => ({
       preset: r.preset, seed: r.seed, status: r.status,

@@ -278,17 +278,17 @@ export interface PairedComparison {
   ofMeans: number | null;
 }
 
-/** a versus b seed by seed on one metric. */
-export function pairedComparison(runs: readonly RunResult[], a: string, b: string, metric: MetricKey, kind: 'ratio' | 'difference', level = 0.95): PairedComparison {
-  const value = (preset: string, seed: number): number | undefined => {
+/** a versus b seed by seed on one metric (b read on `metricB` where it differs: an SFT row has no checkpoints, only its one evaluation). */
+export function pairedComparison(runs: readonly RunResult[], a: string, b: string, metric: MetricKey, kind: 'ratio' | 'difference', level = 0.95, metricB: MetricKey = metric): PairedComparison {
+  const value = (preset: string, seed: number, key: MetricKey = metric): number | undefined => {
     const r = runs.find((x) => x.preset === preset && x.seed === seed && x.status === 'ok');
-    return r ? runMetrics(r)[metric] : undefined;
+    return r ? runMetrics(r)[key] : undefined;
   };
   const seeds = [...new Set(runs.map((r) => r.seed))].sort((x, y) => x - y);
   const pairs: { seed: number; va: number; vb: number }[] = [];
   for (const seed of seeds) {
     const va = value(a, seed);
-    const vb = value(b, seed);
+    const vb = value(b, seed, metricB);
     if (va === undefined || vb === undefined) continue;
     if (kind === 'ratio' && vb === 0) continue;
     pairs.push({ seed, va, vb });

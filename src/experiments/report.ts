@@ -6,6 +6,9 @@ import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey,
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, PRIMARY_METRIC, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
+import { CLAIMS } from './claims.ts';
+import { PRESETS } from '../training/presets.ts';
 
 export interface ReportInput {
   title: string;
@@ -14,6 +17,8 @@ export interface ReportInput {
   presets: readonly string[];
   /** The command line that produced it, for the record. */
   command?: string;
+  /** The world model's own cost, for the main table's amortised compute ratio (absent: that ratio is left out). */
+  worldModelBuild?: WorldModelBuildCost;
 }
 
 /** "m [low, high]" (or just m for one seed; an em dash when missing). */
@@ -59,6 +64,65 @@ export function claimsTable(claims: readonly ClaimResult[]): string {
     String(Math.min(...c.tests.map((t) => t.comparison.seeds.length))),
     c.verdict + (c.missing.length > 0 ? ` (no run of ${c.missing.join(', ')})` : ''),
   ]));
+}
+
+const pCell = (p: number | null) => (p === null ? '—' : p < 0.001 ? '< 0.001' : p.toFixed(3));
+
+function decidedRow(t: DecidedTest): string[] {
+  const op = t.kind === 'ratio' ? '/' : '-';
+  const side = t.direction === 'two-sided' ? '' : ` ${t.direction === 'greater' ? '>' : '<'} ${t.kind === 'ratio' ? 1 : 0}`;
+  const digits = digitsOf(t.metric) === 3 ? 3 : 2;
+  return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), pCell(t.p), pCell(t.pHolm), t.verdict ?? '—'];
+}
+
+/** The main table of docs/results.md's plan: the primary test, families A and B with Holm, compute with the world model's cost, the paper beside ours. */
+export function mainTableSection(runs: readonly RunResult[], build?: WorldModelBuildCost): string {
+  const decided = decideMainTable(runs);
+  const primary = decided.find((t) => t.family === 'primary')!;
+  const lines: string[] = ['## The main table, decided by its plan', ''];
+  const iv = primary.comparison.interval;
+  lines.push(
+    `Primary: ${primary.a} - ${primary.b}, ${labelOf(PRIMARY_METRIC)}, paired by seed: ${formatInterval(iv, 2)} over ${primary.comparison.seeds.length} seed(s) (${primary.comparison.seeds.join(', ') || 'none'}). `
+      + `Non-inferiority at -5: holds when the interval's lower end is above -5, fails when its upper end is below 0. **${primary.verdict}**.`,
+    '',
+    `Family A (the paper's claims on the authors' rules) and family B (one switch back to our reading, exploratory) are each Holm-corrected over their own tests at a familywise ${FAMILY_ALPHA}; p is the two-sided paired t-test of the per-seed values (against 1 for a ratio). A test of family A holds when its adjusted p is below ${FAMILY_ALPHA} with the mean on the claim's side, fails when below it on the other side, and is undecided otherwise; "not run": a row it needs has no run yet.`,
+    '',
+  );
+  const header = ['test', 'contrast', 'seeds', 'mean [95% interval]', 'p', 'Holm p', 'verdict'];
+  lines.push('### Family A', '', table(header, decided.filter((t) => t.family === 'A').map(decidedRow)), '');
+  lines.push('### Family B (exploratory)', '', table(header, decided.filter((t) => t.family === 'B').map(decidedRow)), '');
+  lines.push('### Compute, seed by seed', '');
+  const ratio = decided.find((t) => t.id === 'A1')!.comparison;
+  const loads = (preset: string, seed: number) => {
+    const r = runs.find((x) => x.preset === preset && x.seed === seed && x.status === 'ok');
+    return r?.host && r.host.samples > 0 ? (r.host.meanLoad1 / r.host.cpus).toFixed(2) : '—';
+  };
+  lines.push(
+    'Total training busy time, all-real over WMRL, with each run\'s mean host load per core (near 1 or above: other work shared the cores; busy time then includes waiting for them).',
+    '',
+    table(['seed', 'busy ratio', `${ratio.a} load/core`, `${ratio.b} load/core`], ratio.seeds.map((s, i) => [String(s), ratio.perSeed[i].toFixed(2), loads(ratio.a, s), loads(ratio.b, s)])),
+    '',
+  );
+  if (build) {
+    const am = amortisedComputeRatio(runs, build);
+    lines.push(
+      `With the world model's own cost (descriptive, no test): its ${build.executions.toLocaleString('en-US')} build executions, each priced at that seed's all-real cost per execution, plus its ${build.trainingSeconds.toFixed(0)} s of training, shared over ${build.amortisedOver} runs `
+        + `(${am.sharePerRun.length > 0 ? `${Math.min(...am.sharePerRun).toFixed(0)} to ${Math.max(...am.sharePerRun).toFixed(0)} s a run` : 'no paired seed'}): `
+        + `ratio ${formatInterval(am.interval, 2)}${am.seeds.length > 0 ? `; per seed ${am.perSeed.map((x) => x.toFixed(2)).join(', ')}` : ''}. The paper's world model is an untrained base model: it has no such cost.`,
+      '',
+    );
+  }
+  lines.push('### The paper beside ours', '', `The paper's 4B rows (MLE-bench and DSBench averages, GPU-hours) and ours (${labelOf(PRIMARY_METRIC)}, total training busy s), mean [95% interval] over seeds.`, '');
+  const summaries = summarisePresets(runs, PRESETS.filter((p) => p.block === 'authors').map((p) => p.id));
+  const rows = PRESETS.filter((p) => p.block === 'authors' && (p.paper || summaries.some((s) => s.preset === p.id))).map((p) => {
+    const s = summaries.find((x) => x.preset === p.id);
+    return [p.id, p.paper ? String(p.paper.mle) : '—', p.paper ? String(p.paper.dsbench) : '—', p.paper?.gpuHours != null ? String(p.paper.gpuHours) : '—',
+      s ? s.seeds.length.toString() : '0', formatInterval(s?.metrics[PRIMARY_METRIC], 2), formatInterval(s?.metrics.busyTotal, 0)];
+  });
+  const sft = summaries.find((x) => x.preset === SFT_PRESET);
+  if (sft) rows.unshift([SFT_PRESET, '—', '—', '—', sft.seeds.length.toString(), `${formatInterval(sft.metrics.heldOut, 2)} (before training)`, '—']);
+  lines.push(table(['row', 'paper MLE-bench', 'paper DSBench', 'paper GPU-h', 'our seeds', `ours: ${labelOf(PRIMARY_METRIC)}`, 'ours: busy s'], rows));
+  return lines.join('\n');
 }
 
 export function renderReport(input: ReportInput): string {
@@ -115,18 +179,21 @@ export function renderReport(input: ReportInput): string {
   lines.push('', '## Why the anchors\' programs fail', '', 'Over every executed anchor program of a run: the share that does not compile (a SyntaxError, from the interpreter or the static check; what a free verifier rejects), the share that fails when run (an error, a timeout, a cap), and the mean raw world-model score of the failed ones minus that of the valid ones (near 0 or above: the world model does not see the failure).', '');
   const failKeys: MetricKey[] = ['anchorNoCompile', 'anchorRunFail', 'wmFailedMinusValid'];
   lines.push(table(['preset', ...failKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...failKeys.map((k) => cell(s, k))])));
-  lines.push('', '## The claims, decided', '');
-  lines.push(
+  const mainTablePresets = new Set(MAIN_TABLE_TESTS.flatMap((t) => [t.a, t.b]).filter((p) => p.startsWith('paper-')));
+  if (runs.some((r) => r.status === 'ok' && mainTablePresets.has(r.preset))) lines.push('', mainTableSection(runs, input.worldModelBuild));
+  const ourClaimPresets = new Set(CLAIMS.flatMap((c) => c.tests.flatMap((t) => [t.a, t.b])));
+  ourClaimPresets.delete(SFT_PRESET);
+  if (runs.some((r) => r.status === 'ok' && ourClaimPresets.has(r.preset))) lines.push('', '## The claims, decided', '', 
     'Each claim of method.md 5 as paired, seed-by-seed comparisons (mean [95% interval]). A test holds when its whole interval lies on the claim\'s side of the bound, fails when it lies on the other side of the failure bound; a claim holds when all its tests hold and fails when one fails (src/experiments/claims.ts).',
     '',
     claimsTable(evaluateClaims(runs)),
   );
-  lines.push('', '## Claims measured in this invocation', '');
   const has = (p: string) => runs.some((r) => r.preset === p && r.status === 'ok');
+  if (runs.some((r) => r.status === 'ok' && ourClaimPresets.has(r.preset))) lines.push('', '## Claims measured in this invocation', '');
   if (has('grpo-all-real') && has('wmrl')) {
     lines.push('Claim 1 (compute): total busy time of all-real GRPO over WMRL, same steps, B and n.', '', comparisonLine(pairedComparison(runs, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio'), 2));
     lines.push(comparisonLine(pairedComparison(runs, 'grpo-all-real', 'wmrl', 'trainWall', 'ratio'), 2), '');
-  } else lines.push('Claim 1 needs grpo-all-real and wmrl in the same invocation; not both ran.', '');
+  } else if (runs.some((r) => r.status === 'ok' && ourClaimPresets.has(r.preset))) lines.push('Claim 1 needs grpo-all-real and wmrl in the same invocation; not both ran.', '');
   const claim2 = [['wmrl', 'grpo-all-real'], ['world-model-only', 'grpo-all-real'], ['wmrl', 'world-model-only']].filter(([a, b]) => has(a) && has(b));
   if (claim2.length > 0) {
     lines.push('Claim 2 (held-out score, x100), paired differences:', '');

@@ -1,0 +1,141 @@
+// The main table's plan (docs/results.md, "The main table, third models' era: plan", committed before
+// its first run) as data, and its decision from run files. The primary test stands alone; family A
+// (the paper's claims on the authors' rules) and family B (our one-switch variants, exploratory) are
+// each Holm-corrected over their own tests, with p from the paired t-test of the per-seed values
+// (two-sided; against 1 for a ratio). A test of family A holds when its adjusted p is below 0.05 with
+// the mean on the claim's side, fails when it is below 0.05 on the other side, and is undecided
+// otherwise; family B reports differences, never verdicts.
+import { pairedComparison, type MetricKey, type PairedComparison } from './aggregate.ts';
+import { LARGER_SFT_PRESET, NON_INFERIORITY_MARGIN, type Verdict } from './claims.ts';
+import { holmAdjust, tTestP } from './multiplicity.ts';
+import { SFT_PRESET, type RunResult } from './run-result.ts';
+import { tInterval, type MeanInterval } from './interval.ts';
+
+export const PRIMARY_METRIC: MetricKey = 'heldOutCheckpointMean';
+export const FAMILY_ALPHA = 0.05;
+
+export interface MainTableTest {
+  id: string;
+  family: 'primary' | 'A' | 'B';
+  a: string;
+  b: string;
+  metric: MetricKey;
+  /** The metric read on b where it differs: the SFT row's one evaluation stands for every checkpoint of a policy that never moved. */
+  metricB?: MetricKey;
+  kind: 'ratio' | 'difference';
+  /** The side the claim is on ('two-sided' for family B's attribution). */
+  direction: 'greater' | 'less' | 'two-sided';
+  statement: string;
+}
+
+const held = (id: string, family: MainTableTest['family'], a: string, b: string, direction: MainTableTest['direction'], statement: string): MainTableTest =>
+  ({ id, family, a, b, metric: PRIMARY_METRIC, kind: 'difference', direction, statement });
+
+export const MAIN_TABLE_TESTS: readonly MainTableTest[] = [
+  held('primary', 'primary', 'paper-wmrl', 'paper-grpo-all-real', 'greater', `WMRL is not worse than all-real GRPO held-out by more than ${NON_INFERIORITY_MARGIN} points (non-inferiority)`),
+  { id: 'A1', family: 'A', a: 'paper-grpo-all-real', b: 'paper-wmrl', metric: 'busyTotal', kind: 'ratio', direction: 'greater', statement: 'WMRL needs less training compute (total busy time) than all-real GRPO (claim 1)' },
+  held('A2', 'A', 'paper-world-model-only', 'paper-grpo-all-real', 'less', 'the world model alone scores below all-real GRPO (claim 2)'),
+  held('A3', 'A', 'paper-wmrl', 'paper-ablation-debias-only', 'greater', 'removing denoising lowers the score (claim 3)'),
+  held('A4', 'A', 'paper-wmrl', 'paper-ablation-denoise-only', 'greater', 'removing debiasing lowers the score (claim 3)'),
+  held('A5', 'A', 'paper-ablation-debias-only', 'paper-ablation-denoise-only', 'greater', 'debiasing carries more than denoising (claim 3)'),
+  { ...held('A6', 'A', 'paper-wmrl', LARGER_SFT_PRESET, 'greater', 'the small policy after WMRL beats the larger SFT policy (claim 4)'), metricB: 'heldOut' },
+  { id: 'A7', family: 'A', a: 'paper-wmrl-unreadable', b: 'paper-wmrl', metric: 'meanAuthorsWeight', kind: 'difference', direction: 'greater', statement: "an unreadable world model raises the authors' anchor weight (claim 5)" },
+  { ...held('A8', 'A', 'paper-wmrl', SFT_PRESET, 'greater', 'WMRL moves the policy above SFT'), metricB: 'heldOut' },
+  { ...held('A9', 'A', 'paper-grpo-all-real', SFT_PRESET, 'greater', 'all-real GRPO moves the policy above SFT'), metricB: 'heldOut' },
+  ...['paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw', 'paper-wmrl-verifier-gate', 'wmrl-static', 'wmrl-ppi'].map((p, i) =>
+    held(`B${i + 1}`, 'B', p, 'paper-wmrl', 'two-sided', `${p} against paper-wmrl`)),
+];
+
+export interface DecidedTest extends MainTableTest {
+  comparison: PairedComparison;
+  /** Two-sided paired t-test p (null with fewer than 2 seeds). */
+  p: number | null;
+  /** Holm-adjusted within the family (the primary test is alone: its p). */
+  pHolm: number | null;
+  /** Family B has none: it is attribution, not a claim. */
+  verdict: Verdict | null;
+}
+
+/** The null value of a test: 1 for a ratio, 0 for a difference. */
+const nullValue = (t: Pick<MainTableTest, 'kind'>): number => (t.kind === 'ratio' ? 1 : 0);
+
+function primaryVerdict(c: PairedComparison): Verdict {
+  if (c.seeds.length === 0) return 'not run';
+  const iv = c.interval;
+  if (!iv || iv.low === null || iv.high === null) return 'undecided';
+  if (iv.low > -NON_INFERIORITY_MARGIN) return 'holds';
+  if (iv.high < 0) return 'fails';
+  return 'undecided';
+}
+
+function familyVerdict(t: MainTableTest, c: PairedComparison, pHolm: number | null): Verdict {
+  if (c.seeds.length === 0) return 'not run';
+  if (pHolm === null || pHolm >= FAMILY_ALPHA || !c.interval) return 'undecided';
+  const above = c.interval.mean > nullValue(t);
+  return (t.direction === 'greater') === above ? 'holds' : 'fails';
+}
+
+/** Every test of the plan, compared seed by seed, p-valued, Holm-corrected within its family and decided. */
+export function decideMainTable(runs: readonly RunResult[], tests: readonly MainTableTest[] = MAIN_TABLE_TESTS, level = 0.95): DecidedTest[] {
+  const compared = tests.map((t) => {
+    const comparison = pairedComparison(runs, t.a, t.b, t.metric, t.kind, level, t.metricB);
+    return { t, comparison, p: tTestP(comparison.perSeed, nullValue(t)) };
+  });
+  const adjusted = new Map<MainTableTest, number | null>();
+  for (const family of ['A', 'B'] as const) {
+    const members = compared.filter((x) => x.t.family === family);
+    holmAdjust(members.map((x) => x.p)).forEach((q, i) => adjusted.set(members[i].t, q));
+  }
+  return compared.map(({ t, comparison, p }) => {
+    const pHolm = t.family === 'primary' ? p : adjusted.get(t) ?? null;
+    const verdict = t.family === 'primary' ? primaryVerdict(comparison) : t.family === 'A' ? familyVerdict(t, comparison, pHolm) : null;
+    return { ...t, comparison, p, pHolm, verdict };
+  });
+}
+
+/**
+ * What the world model cost before any run (docs/models.md): 3,595 distinct programs executed to
+ * build its training and validation data, and its own training (the manifest's stage seconds).
+ */
+export interface WorldModelBuildCost {
+  executions: number;
+  trainingSeconds: number;
+  /** Runs the build is shared over. */
+  amortisedOver: number;
+}
+
+export const WORLD_MODEL_EXECUTIONS = 3595;
+export const AMORTISED_OVER = 10;
+
+export interface AmortisedRatio {
+  seeds: number[];
+  /** all-real busy / (WMRL busy + the build's share), per seed. */
+  perSeed: number[];
+  interval: MeanInterval | null;
+  /** The build's share per run, seconds, per seed (it depends on that seed's measured price of an execution). */
+  sharePerRun: number[];
+}
+
+/**
+ * Claim 1 with the world model's own cost: each of the build's executions is priced at what one
+ * execution cost in that seed's all-real run (its sandbox and start-up busy seconds over its
+ * executions; the build's own per-program records are not committed and leave out start-up), plus
+ * the world model's training, shared over `amortisedOver` runs. Descriptive: no test.
+ */
+export function amortisedComputeRatio(runs: readonly RunResult[], build: WorldModelBuildCost, a = 'paper-grpo-all-real', b = 'paper-wmrl', level = 0.95): AmortisedRatio {
+  const find = (preset: string, seed: number) => runs.find((r) => r.preset === preset && r.seed === seed && r.status === 'ok' && r.training);
+  const seeds: number[] = [];
+  const perSeed: number[] = [];
+  const sharePerRun: number[] = [];
+  for (const seed of [...new Set(runs.map((r) => r.seed))].sort((x, y) => x - y)) {
+    const ra = find(a, seed)?.training;
+    const rb = find(b, seed)?.training;
+    if (!ra || !rb || ra.counts.executions === 0) continue;
+    const perExecution = ((ra.busyMs.sandbox ?? 0) + (ra.busyMs.sandboxStart ?? 0)) / 1000 / ra.counts.executions;
+    const share = (build.executions * perExecution + build.trainingSeconds) / build.amortisedOver;
+    seeds.push(seed);
+    sharePerRun.push(share);
+    perSeed.push(ra.totalBusyMs / 1000 / (rb.totalBusyMs / 1000 + share));
+  }
+  return { seeds, perSeed, interval: perSeed.length > 0 ? tInterval(perSeed, level) : null, sharePerRun };
+}

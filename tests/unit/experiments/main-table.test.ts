@@ -1,0 +1,104 @@
+// The main table's plan, decided: the primary non-inferiority test alone, families A and B each
+// Holm-corrected, the SFT row read on its one evaluation, and the amortised compute ratio.
+import { describe, expect, it } from 'vitest';
+import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_TESTS } from '../../../src/experiments/main-table';
+import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
+import { mainTableSection } from '../../../src/experiments/report';
+import type { RunResult } from '../../../src/experiments/run-result';
+import { cost, evaluation, run } from './run-fixtures';
+
+/** A training run whose checkpoints (steps 5..20) score `points` (x100), with a busy time and executions. */
+function trained(preset: string, seed: number, points: number[], busyS = 100, executions = 10, sandboxS = 40): RunResult {
+  const r = run(preset, seed, points.at(-1)! / 100, cost({ policySampling: 1000 * (busyS - sandboxS), worldModel: 0, sandbox: 1000 * sandboxS, policyUpdate: 0 }, 1000 * busyS, executions, 0));
+  r.curve = points.map((p, i) => ({ step: 5 * (i + 1), trainingBusyMs: 0, avgAtK: p / 100, evaluation: evaluation(p / 100) }));
+  return r;
+}
+
+const test = (runs: RunResult[], id: string) => decideMainTable(runs).find((t) => t.id === id)!;
+
+describe('the main table, decided by its plan', () => {
+  it('the primary test is non-inferiority at -5 on the checkpoint mean', () => {
+    const grpo = [50, 52, 54, 56, 58, 60].map((m, i) => trained('paper-grpo-all-real', i + 1, [m - 2, m, m, m + 2]));
+    // WMRL 1 to 3 points below, tightly: the interval sits above -5
+    const close = [49, 50, 52, 54, 57, 57].map((m, i) => trained('paper-wmrl', i + 1, [m, m, m, m]));
+    const t = test([...grpo, ...close], 'primary');
+    expect(t.comparison.interval!.mean).toBeCloseTo(-11 / 6, 9);
+    expect(t.verdict).toBe('holds');
+    // 10 points below: the interval is below 0
+    const far = [40, 42, 44, 46, 48, 50].map((m, i) => trained('paper-wmrl', i + 1, [m, m, m, m]));
+    expect(test([...grpo, ...far], 'primary').verdict).toBe('fails');
+    // one seed: no interval, no verdict
+    expect(test([grpo[0], close[0]], 'primary').verdict).toBe('undecided');
+    expect(test(grpo, 'primary').verdict).toBe('not run');
+  });
+
+  it("family A's p values are Holm-adjusted together, and a test holds only on the claim's side", () => {
+    const seeds = [1, 2, 3, 4, 5];
+    const runs = [
+      ...seeds.map((s) => trained('paper-grpo-all-real', s, [60, 60, 60, 60 + s], 400)),
+      ...seeds.map((s) => trained('paper-wmrl', s, [58, 58, 58, 58 + s], 100 + s)),
+      // world model only clearly below GRPO: the claim's side
+      ...seeds.map((s) => trained('paper-world-model-only', s, [40, 40, 40, 40 + s], 90)),
+      // "removing denoising lowers the score", but the ablation is clearly above: fails
+      ...seeds.map((s) => trained('paper-ablation-debias-only', s, [70, 71, 70, 70 + 2 * s], 100)),
+      ...seeds.map((s) => run('sft', s, 0.4 + s / 1000, null)),
+    ];
+    const decided = decideMainTable(runs);
+    const a = decided.filter((t) => t.family === 'A');
+    expect(a.map((t) => t.id)).toEqual(['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'A9']);
+    // the adjustment is Holm's over the family's own p values
+    expect(a.map((t) => t.pHolm)).toEqual(holmAdjust(a.map((t) => t.p)));
+    expect(a.find((t) => t.id === 'A1')!.p).toBe(tTestP(seeds.map((s) => 400 / (100 + s)), 1));
+    expect(a.find((t) => t.id === 'A1')!.verdict).toBe('holds');
+    expect(a.find((t) => t.id === 'A2')!.verdict).toBe('holds');
+    expect(a.find((t) => t.id === 'A3')!.verdict).toBe('fails');
+    expect(a.find((t) => t.id === 'A4')!.verdict).toBe('not run');
+    // the SFT row has no checkpoints: its one evaluation stands in, paired by seed
+    const a8 = a.find((t) => t.id === 'A8')!;
+    expect(a8.comparison.seeds).toEqual(seeds);
+    expect(a8.comparison.perSeed[0]).toBeCloseTo((58 * 3 + 59) / 4 - 40.1, 9);
+    expect(a8.verdict).toBe('holds');
+    // family B: exploratory, no verdict, adjusted within its own family only
+    expect(decided.filter((t) => t.family === 'B').every((t) => t.verdict === null)).toBe(true);
+  });
+
+  it('a p just under 0.05 alone does not survive the family: Holm multiplies it', () => {
+    const tests = MAIN_TABLE_TESTS.filter((t) => t.id === 'A2' || t.id === 'A9');
+    // A2: a weak effect, the family's smallest p; A9 weaker still. Alone, A2 would pass at 0.05; first of two, it is doubled.
+    const seeds = [1, 2, 3, 4, 5, 6];
+    const wmOnly = [-1.2, -3.1, 0.4, -2.2, -0.3, -1.9];
+    const sftBelow = [3, -2, 4, 1, -1, 2];
+    const runs = [
+      ...seeds.map((s) => trained('paper-grpo-all-real', s, [50, 50, 50, 50])),
+      ...seeds.map((s, i) => trained('paper-world-model-only', s, [50 + wmOnly[i], 50 + wmOnly[i], 50 + wmOnly[i], 50 + wmOnly[i]])),
+      ...seeds.map((s, i) => run('sft', s, (50 - sftBelow[i]) / 100, null)),
+    ];
+    const decided = decideMainTable(runs, tests);
+    expect(decided.find((t) => t.id === 'A9')!.p!).toBeGreaterThan(decided.find((t) => t.id === 'A2')!.p!);
+    const a2 = decided.find((t) => t.id === 'A2')!;
+    expect(a2.p!).toBeLessThan(0.05);
+    expect(a2.pHolm!).toBeGreaterThan(0.05);
+    expect(a2.verdict).toBe('undecided');
+  });
+
+  it("the amortised ratio prices the world model's build at the seed's own cost per execution", () => {
+    const runs = [trained('paper-grpo-all-real', 1, [50, 50, 50, 50], 1000, 100, 500), trained('paper-wmrl', 1, [50, 50, 50, 50], 200)];
+    const r = amortisedComputeRatio(runs, { executions: 3595, trainingSeconds: 600, amortisedOver: 10 });
+    // 5 s an execution: (3595 x 5 + 600) / 10 = 1857.5 s a run
+    expect(r.sharePerRun[0]).toBeCloseTo(1857.5, 9);
+    expect(r.perSeed[0]).toBeCloseTo(1000 / (200 + 1857.5), 9);
+    // amortised over more runs, the ratio rises toward the plain one
+    const many = amortisedComputeRatio(runs, { executions: 3595, trainingSeconds: 600, amortisedOver: 1000 });
+    expect(many.perSeed[0]).toBeGreaterThan(r.perSeed[0]);
+    expect(many.perSeed[0]).toBeLessThan(1000 / 200);
+  });
+
+  it('the report section carries the verdicts, the Holm p and the paper beside ours', () => {
+    const runs = [1, 2, 3].flatMap((s) => [trained('paper-grpo-all-real', s, [50, 51, 52, 53 + s], 400), trained('paper-wmrl', s, [49, 50, 51, 52 + s], 100)]);
+    const md = mainTableSection(runs, { executions: 3595, trainingSeconds: 600, amortisedOver: 10 });
+    expect(md).toMatch(/Primary: paper-wmrl - paper-grpo-all-real.*-1\.00 \[-1\.00, -1\.00\] over 3 seed\(s\).*\*\*holds\*\*/s);
+    expect(md).toMatch(/\| A1 \| paper-grpo-all-real \/ paper-wmrl > 1 .*\| 3 \| 4\.00 \[4\.00, 4\.00\] \| < 0\.001 \| < 0\.001 \| holds \|/);
+    expect(md).toMatch(/\| paper-wmrl \| 16\.4 \| 28\.8 \| 286 \| 3 \|/);
+    expect(md).toMatch(/shared over 10 runs/);
+  });
+});
