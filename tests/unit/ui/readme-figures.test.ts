@@ -105,6 +105,6 @@ describe('the figures the README quotes are the ones the page prints from the co
     expect(`${ratio} ${interval}`).toBe(formatInterval(summary.claim1BusyRatio!.interval, 1));
     const test = summary.claims?.find((c) => c.id === '2')?.tests.find((t) => t.a === 'wmrl' && t.b === 'grpo-all-real');
     expect(test).toBeDefined();
-    expect(quoted(/It is (-?[\d.]+ \[[^\]]+\]) against all-real GRPO/)[0]).toBe(formatInterval(test!.comparison.interval, 1));
+    expect(quoted(/WMRL is (-?[\d.]+ \[[^\]]+\]) against all-real GRPO/)[0]).toBe(formatInterval(test!.comparison.interval, 1));
   });
 });
