@@ -3,8 +3,10 @@
 // A hand-edited value out of range falls back to its default; defaults are left out of the URL.
 import { readChoice, readNumber } from '../url-state';
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../../embodied/shaping';
-import { ALL_TASKS } from '../../embodied/tasks';
-import type { StateSplit } from '../../embodied/layout';
+import { ALL_TASKS, taskById } from '../../embodied/tasks';
+import { initialScene, type StateSplit } from '../../embodied/layout';
+import { demonstrate, type Episode } from '../../embodied/rollout';
+import { deriveSeed } from '../../primitives/random';
 
 export type RolloutSource = 'expert' | 'policy';
 export const ROLLOUT_SOURCES: readonly RolloutSource[] = ['expert', 'policy'];
@@ -63,4 +65,13 @@ export function robotSettingsParams(s: RobotSettings): { values: Record<string, 
     defaults[key] = ROBOT_DEFAULTS[k];
   }
   return { values, defaults };
+}
+
+/**
+ * The expert's episode these settings ask for: its noise stream seeded by the view's seed and the
+ * start, so that a link replays the same rollout.
+ */
+export function expertEpisode(s: Pick<RobotSettings, 'task' | 'split' | 'state' | 'noise' | 'seed'>): Episode {
+  const task = taskById(s.task);
+  return demonstrate(task, initialScene(task, s.split, s.state), s.noise, deriveSeed(s.seed, 0x7ab1, s.state));
 }
