@@ -51,6 +51,24 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
  * ModelIntegrityError for invalid JSON (a truncated file) or a field that is missing or malformed.
  */
 export function parseModelsManifest(text: string, path: string, remedy = MODEL_REMEDY): ModelsManifest {
+  const parsed = parseManifestFiles(text, path, remedy) as WrittenManifest & { config?: unknown };
+  const fail = (what: string): never => {
+    throw new ModelIntegrityError(path, `${path}: ${what}; ${remedy}`);
+  };
+  const config = parsed.config;
+  if (!isObject(config)) return fail('the manifest has no "config" object');
+  for (const key of ['contextLength', 'nHeads', 'vocabSize'] as const) {
+    if (typeof config[key] !== 'number' || !Number.isInteger(config[key]) || (config[key] as number) < 1) fail(`config.${key} is not a positive integer`);
+  }
+  return parsed as ModelsManifest;
+}
+
+/**
+ * The format and the files list of a manifest, without the single model configuration that a
+ * models folder of one policy and one world model carries (the robot's folder holds two models,
+ * each with its own configuration inside its checkpoint). The same messages as parseModelsManifest.
+ */
+export function parseManifestFiles(text: string, path: string, remedy = MODEL_REMEDY): WrittenManifest {
   function fail(what: string): never {
     throw new ModelIntegrityError(path, `${path}: ${what}; ${remedy}`);
   }
@@ -71,16 +89,11 @@ export function parseModelsManifest(text: string, path: string, remedy = MODEL_R
     if (typeof f.bytes !== 'number' || !Number.isInteger(f.bytes) || f.bytes < 0) fail(`${at}.bytes (${String(f.name)}) is not a byte count`);
     if (typeof f.sha256 !== 'string' || !SHA256_HEX.test(f.sha256)) fail(`${at}.sha256 (${String(f.name)}) is not a 64-digit lower-case hex sha256`);
   });
-  const config = parsed.config;
-  if (!isObject(config)) return fail('the manifest has no "config" object');
-  for (const key of ['contextLength', 'nHeads', 'vocabSize'] as const) {
-    if (typeof config[key] !== 'number' || !Number.isInteger(config[key]) || (config[key] as number) < 1) fail(`config.${key} is not a positive integer`);
-  }
-  return parsed as ModelsManifest;
+  return parsed as WrittenManifest;
 }
 
 /** The manifest's entry for `name`; throws naming the manifest when it lists no such file. */
-export function manifestEntry(manifest: ModelsManifest, name: string, manifestPath: string, remedy = MODEL_REMEDY): ModelsManifestFile {
+export function manifestEntry(manifest: WrittenManifest, name: string, manifestPath: string, remedy = MODEL_REMEDY): ModelsManifestFile {
   const entry = manifest.files.find((f) => f.name === name);
   if (!entry) throw new ModelIntegrityError(manifestPath, `${manifestPath} lists no ${name}, so it cannot be checked; ${remedy}`);
   return entry;

@@ -1,0 +1,100 @@
+// The robot section's figures: the paper's embodied result (its Table 3 and the authors' README), and
+// ours read from the reports shipped in public/models/robot (copies of results/robot-progress/report.json
+// and the committed BC policy's report). Only reads and selects: every number of ours comes from a file.
+
+/** The paper's embodied rows (MiniVLA-1B on LIBERO-Long, success rate x100). */
+export interface PaperRobotRow {
+  row: string;
+  /** Success rate x100, as the paper's Table 3 gives it; null where only a difference is reported. */
+  success: number | null;
+  /** Points over SFT. */
+  overSft: number | null;
+  source: string;
+}
+
+export const PAPER_ROBOT_ROWS: readonly PaperRobotRow[] = [
+  { row: 'SFT policy', success: 37.4, overSft: null, source: 'Table 3' },
+  { row: 'GRPO on the sparse success', success: 38.3, overSft: 0.9, source: 'Table 3' },
+  { row: 'progress model (dense) only', success: null, overSft: 1.8, source: "the authors' README (embodied/)" },
+  { row: 'WMRL: dense reward, sparse success as the anchor, both corrections', success: 41.2, overSft: 3.8, source: 'Table 3' },
+];
+
+export interface ProgressSet {
+  rollouts: number;
+  successes: number;
+  frames: number;
+  framePearson: number;
+  denseAuc: number;
+  labelAuc: number;
+}
+
+export interface ProgressFigures {
+  parameters: string;
+  trainingFrames: number;
+  steps: number;
+  heldoutStates: ProgressSet;
+  heldoutTasks: ProgressSet;
+}
+
+export interface PolicySet {
+  episodes: number;
+  successes: number;
+  teacherForced: number;
+}
+
+export interface PolicyFigures {
+  /** Behaviour-cloning examples of its last run (the chain's runs are in docs/embodied.md). */
+  examples: number;
+  trainStates: PolicySet;
+  heldoutStates: PolicySet;
+  heldoutTasks: PolicySet;
+}
+
+function at(obj: unknown, path: string): unknown {
+  let v: unknown = obj;
+  for (const k of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+function num(report: unknown, path: string, name: string): number {
+  const v = at(report, path);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${name}: ${path} is not a number`);
+  return v;
+}
+
+/** The progress model's held-out validation from its report (src/cli/robot-progress.ts). */
+export function progressFigures(report: unknown, name = 'progress-report.json'): ProgressFigures {
+  const set = (key: string): ProgressSet => ({
+    rollouts: num(report, `${key}.episodes`, name),
+    successes: num(report, `${key}.successes`, name),
+    frames: num(report, `${key}.frames`, name),
+    framePearson: num(report, `${key}.framePearson`, name),
+    denseAuc: num(report, `${key}.denseAucForSuccess`, name),
+    labelAuc: num(report, `${key}.labelDenseAucForSuccess`, name),
+  });
+  return {
+    parameters: `d ${num(report, 'config.dModel', name)}, ${num(report, 'config.nLayers', name)} layers, context ${num(report, 'config.contextLength', name)}`,
+    trainingFrames: num(report, 'training.frames', name),
+    steps: num(report, 'training.steps', name),
+    heldoutStates: set('heldoutStates'),
+    heldoutTasks: set('heldoutTasks'),
+  };
+}
+
+/** The committed BC policy's rollouts and teacher-forced accuracy from its report (src/cli/robot-bc.ts). */
+export function policyFigures(report: unknown, name = 'policy-report.json'): PolicyFigures {
+  const set = (key: string): PolicySet => ({
+    episodes: num(report, `${key}.episodes`, name),
+    successes: num(report, `${key}.successes`, name),
+    teacherForced: num(report, `teacherForced.${key}.accuracy`, name),
+  });
+  return {
+    examples: num(report, 'training.examples', name),
+    trainStates: set('trainTasksTrainStates'),
+    heldoutStates: set('trainTasksHeldoutStates'),
+    heldoutTasks: set('heldoutTasksHeldoutStates'),
+  };
+}

@@ -1,0 +1,41 @@
+// The contract between the page and the robot worker (comlink). Types only: both sides import it.
+import type { Action } from '../embodied/kinematics';
+import type { StateSplit } from '../embodied/layout';
+import type { SceneState } from '../embodied/scene';
+
+export interface RobotLoadRequest {
+  /** The behaviour-cloning policy checkpoint, checked against its manifest (transferred). */
+  policy: ArrayBuffer;
+  /** The frozen progress model checkpoint, checked against its manifest (transferred). */
+  progress: ArrayBuffer;
+}
+
+export interface RobotWorkerInfo {
+  policy: { backend: string; numParameters: number; encoding: string };
+  progress: { backend: string; reason: string; numParameters: number };
+}
+
+/** An episode's start: a task and one of its seeded initial scenes. */
+export interface RobotStart {
+  taskId: string;
+  split: StateSplit;
+  index: number;
+}
+
+export interface RobotPolicyOptions {
+  /** 0: greedy */
+  temperature: number;
+  seed: number;
+}
+
+export interface RobotWorkerApi {
+  load(request: RobotLoadRequest): Promise<RobotWorkerInfo>;
+  /**
+   * Runs the policy from each start, all episodes batched in one decoder call a step; the actions of
+   * each (the page replays them). `onStep` (a Comlink.proxy) hears the step number as it goes.
+   */
+  policyRollouts(starts: RobotStart[], options: RobotPolicyOptions, onStep?: (t: number) => void): Promise<{ actions: Action[]; success: boolean }[]>;
+  /** The progress model's raw scores of each rollout's 8 scored frames (src/embodied/progress-frames.ts). */
+  score(rollouts: { taskId: string; states: SceneState[] }[]): Promise<number[][]>;
+  release(): Promise<void>;
+}

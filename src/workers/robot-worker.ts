@@ -1,0 +1,88 @@
+// The robot worker: the behaviour-cloning policy on the CPU engine (onnxruntime-web wasm) and the
+// frozen progress model on the same runtime, off the page's thread. It is the ONNX world-model runner
+// the Node validation used (src/cli/robot-progress.ts), so the page's progress scores are Node's.
+import * as Comlink from 'comlink';
+import { initialScene } from '../embodied/layout.ts';
+import { FrameTokenizer } from '../embodied/frame-tokens.ts';
+import { policyFrameTokensOf } from '../embodied/policy-frame-tokens.ts';
+import { modelPolicy, type PolicyFrameTokens } from '../embodied/policy-model.ts';
+import { progressFrameSequences } from '../embodied/progress-frames.ts';
+import { runEpisodes } from '../embodied/rollout.ts';
+import { PROGRESS_FRAMES } from '../embodied/shaping.ts';
+import { taskById } from '../embodied/tasks.ts';
+import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
+import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
+import { loadCheckpoint } from '../model/checkpoint.ts';
+import { exportWorldModel } from '../model/onnx/export.ts';
+import { Tokenizer } from '../model/tokenizer.ts';
+import type { RobotWorkerApi, RobotWorkerInfo } from './robot-api';
+
+interface Loaded {
+  engine: CpuEngine;
+  frames: PolicyFrameTokens;
+  runner: WorldModelRunner;
+  progressTokens: FrameTokenizer;
+}
+
+let loaded: Loaded | null = null;
+
+function need(): Loaded {
+  if (!loaded) throw new Error('robot: load() the models first');
+  return loaded;
+}
+
+async function release(): Promise<void> {
+  if (!loaded) return;
+  const l = loaded;
+  loaded = null;
+  await l.engine.dispose();
+  await l.runner.release();
+}
+
+const api: RobotWorkerApi = {
+  async load(request): Promise<RobotWorkerInfo> {
+    await release();
+    const policy = loadCheckpoint(request.policy);
+    const frames = policyFrameTokensOf(policy.meta);
+    const progress = loadCheckpoint(request.progress);
+    if (progress.meta.kind !== 'robot-progress') throw new Error(`not a robot progress model (kind ${JSON.stringify(progress.meta.kind)})`);
+    const progressTokens = FrameTokenizer.fromJSON(progress.meta.frameTokenizer);
+    // The runner scores token sequences directly; its text tokenizer is never used for them.
+    const runner = await WorldModelRunner.create(exportWorldModel(progress.model, 'initializers'), new Tokenizer([]), progress.model.config, { prefer: 'wasm' });
+    const engine = CpuEngine.fromModel(policy.model);
+    loaded = { engine, frames, runner, progressTokens };
+    return {
+      policy: { backend: engine.backend, numParameters: policy.model.layout.numParameters, encoding: `${String(policy.meta.encoding)}${policy.meta.octants === true ? ' + octants' : ''}` },
+      progress: { backend: runner.backend, reason: runner.reason, numParameters: progress.model.layout.numParameters },
+    };
+  },
+
+  async policyRollouts(starts, options, onStep) {
+    const { engine, frames } = need();
+    const policy = modelPolicy(engine, frames, { temperature: options.temperature, seed: options.seed });
+    let steps = 0;
+    const episodes = await runEpisodes(
+      starts.map((s) => {
+        const task = taskById(s.taskId);
+        return { task, initial: initialScene(task, s.split, s.index) };
+      }),
+      async (items) => {
+        const actions = await policy(items);
+        onStep?.(++steps);
+        return actions;
+      },
+    );
+    return episodes.map((e) => ({ actions: e.actions, success: e.success }));
+  },
+
+  async score(rollouts) {
+    const { runner, progressTokens } = need();
+    const sequences = rollouts.flatMap((r) => progressFrameSequences(progressTokens, taskById(r.taskId), r.states));
+    const { scores } = await runner.scoreSequences(sequences);
+    return rollouts.map((_, k) => Array.from(scores.subarray(k * PROGRESS_FRAMES, (k + 1) * PROGRESS_FRAMES)));
+  },
+
+  release,
+};
+
+Comlink.expose(api);
