@@ -21,14 +21,15 @@
 // model and gives MethodState y in place of s; rho = 0 (progress only) never reads success.
 // Randomness: every draw derives from (seed, stream, step), so the step counter is the generator state.
 
+import { validateOptimizerState } from '../engine/optimizer-state.ts';
 import type { PolicyEngine } from '../engine/policy-engine.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { deriveSeed } from '../primitives/random.ts';
 import { updatePolicy } from '../training/policy-update.ts';
-import type { PolicyUpdateResult } from '../training/ports.ts';
+import type { PolicyUpdateResult, PolicyWeights } from '../training/ports.ts';
 import { drawTasks, methodConfigOf, type MethodSwitches } from '../training/trainer.ts';
 import type { FusionMode } from '../wmrl/fusion.ts';
-import { MethodState } from '../wmrl/step.ts';
+import { MethodState, type MethodSnapshot } from '../wmrl/step.ts';
 import { initialScene } from './layout.ts';
 import { methodInputs } from './method-batch.ts';
 import { modelPolicy, policyPrompt, type PolicyFrameTokens } from './policy-model.ts';
@@ -186,10 +187,21 @@ export function robotStartPool(trainStates: number): RobotStart[] {
 
 const now = (): number => performance.now();
 
+/** A run between steps: enough to resume it exactly (structured-clone safe; weights are Float32Arrays). */
+export interface RobotTrainerCheckpoint {
+  format: 'wmrl-robot-trainer';
+  version: 1;
+  config: RobotTrainerConfig;
+  /** Steps done; also the generator state, since every draw derives from (seed, step). */
+  step: number;
+  method: MethodSnapshot;
+  policy: PolicyWeights;
+}
+
 export class RobotTrainer {
   readonly config: RobotTrainerConfig;
   private readonly ports: RobotPorts;
-  private readonly method: MethodState;
+  private method: MethodState;
   private readonly pool: RobotStart[];
   private stepsDone = 0;
 
@@ -199,6 +211,34 @@ export class RobotTrainer {
     this.ports = ports;
     this.method = new MethodState(methodConfigOf(config));
     this.pool = robotStartPool(config.trainStates);
+  }
+
+  /** A trainer that continues a checkpointed run: the policy's weights and AdamW state are restored into ports.engine. */
+  static async resume(checkpoint: RobotTrainerCheckpoint, ports: RobotPorts): Promise<RobotTrainer> {
+    if (checkpoint.format !== 'wmrl-robot-trainer' || checkpoint.version !== 1) throw new Error('robot trainer: not a robot trainer checkpoint of version 1');
+    const t = new RobotTrainer(checkpoint.config, ports);
+    const { params, optimizer } = checkpoint.policy;
+    const expected = (await ports.engine.getWeights()).length;
+    if (params.length !== expected) throw new Error(`robot trainer: the checkpoint has ${params.length} weights, the policy ${expected}`);
+    // checked before anything changes, so a bad checkpoint leaves the policy as it was
+    if (optimizer) validateOptimizerState(optimizer, expected, 'robot trainer');
+    t.method = MethodState.restore(checkpoint.method);
+    t.stepsDone = checkpoint.step;
+    await ports.engine.setWeights(params, !optimizer);
+    if (optimizer) await ports.engine.setOptimizerState(optimizer);
+    return t;
+  }
+
+  async checkpoint(): Promise<RobotTrainerCheckpoint> {
+    const { engine } = this.ports;
+    return {
+      format: 'wmrl-robot-trainer',
+      version: 1,
+      config: structuredClone(this.config),
+      step: this.stepsDone,
+      method: this.method.snapshot(),
+      policy: { params: await engine.getWeights(), optimizer: await engine.getOptimizerState() },
+    };
   }
 
   /** The method core this loop feeds (the same class the coding loop uses). */

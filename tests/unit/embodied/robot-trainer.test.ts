@@ -139,6 +139,27 @@ describe('the robot RL step', () => {
     }
   }, 120_000);
 
+  it('a checkpoint between steps resumes exactly: step 2 after a resume is step 2 of the uninterrupted run', async () => {
+    const config = small('robot-wmrl');
+    const strip = (r: { record: object }) => JSON.parse(JSON.stringify(r.record, (k, v) => (k === 'ms' || k === 'busyMs' ? undefined : v)));
+    const a = CpuEngine.fromModel(model, { numThreads: 1 });
+    const b = CpuEngine.fromModel(model, { numThreads: 1 });
+    try {
+      const whole = new RobotTrainer(config, { engine: a, frames, progress: progress.score });
+      await whole.step();
+      const saved = structuredClone(await whole.checkpoint());
+      const second = strip(await whole.step());
+      const resumed = await RobotTrainer.resume(saved, { engine: b, frames, progress: progress.score });
+      expect(resumed.stepsTaken).toBe(1);
+      expect(strip(await resumed.step())).toEqual(second);
+      expect(await b.getWeights()).toEqual(await a.getWeights());
+      await expect(RobotTrainer.resume({ ...saved, policy: { params: new Float32Array(3), optimizer: null } }, { engine: b, frames, progress: progress.score })).rejects.toThrow(/3 weights/);
+    } finally {
+      await a.dispose();
+      await b.dispose();
+    }
+  }, 120_000);
+
   it('a run is a pure function of its request: two runs agree exactly (timings aside), another seed differs', async () => {
     const request = (seed: number): RobotRunRequest => ({
       preset: 'robot-wmrl', seed, config: small('robot-wmrl', { seed }), evaluation: { statesPerTask: 1, temperature: 0 }, policySha256: 'test', progressSha256: 'test',
