@@ -96,7 +96,7 @@ describe('the robot RL step', () => {
           r.tokens.forEach((tok, t) => expect(r.actions[t]).toBe(actionOfToken(tok) ?? 'release'));
         }
         // The update: one sequence per step of every rollout with a non-zero coefficient, prompt then sampled token.
-        const [batch, objective] = update.mock.calls[step] as [SequenceBatch, Extract<Objective, { kind: 'rl' }>];
+        const [batch, objective] = update.mock.calls[step] as unknown as [SequenceBatch, Extract<Objective, { kind: 'rl' }>];
         const expected = rollouts.filter((r) => r.coefficient !== 0).flatMap((r) => r.tokens.map((tok, t) => ({ tokens: [...policyPrompt(frames, TRAIN_TASKS.find((x) => x.id === r.taskId)!, r.states[t]), tok], c: r.coefficient })));
         if (expected.length === 0) {
           // Every coefficient 0 (e.g. a calibrator fitted on anchors that all failed maps every s to 0):
