@@ -174,6 +174,12 @@ export interface RobotStepResult {
   rollouts: RobotRollout[];
 }
 
+/** How far a step is, told while it runs (a step takes seconds to a minute on a CPU). */
+export type RobotStepProgress =
+  | { phase: 'rollouts'; t: number; horizon: number; open: number; total: number }
+  | { phase: 'progress'; frames: number }
+  | { phase: 'update'; sequences: number };
+
 /** A starting point of a group: a training task and the index of one of its training initial states. */
 export interface RobotStart {
   task: RobotTask;
@@ -254,7 +260,8 @@ export class RobotTrainer {
     return this.stepsDone >= this.config.steps;
   }
 
-  async step(): Promise<RobotStepResult> {
+  /** `onProgress` (optional) hears each decoding step of the rollouts and the start of scoring and update; the result does not depend on it. */
+  async step(onProgress?: (p: RobotStepProgress) => void): Promise<RobotStepResult> {
     const c = this.config;
     const { engine, frames } = this.ports;
     const t0 = now();
@@ -273,11 +280,15 @@ export class RobotTrainer {
     //    sampled token of each step can be looked up by its scene.
     const flat = starts.flatMap((s) => Array.from({ length: G }, () => ({ task: s.task, initial: initialScene(s.task, 'train', s.index) })));
     const tokenAt = new WeakMap<SceneState, number>();
-    const episodes = await runEpisodes(flat, modelPolicy(engine, frames, {
+    const sampler = modelPolicy(engine, frames, {
       temperature: c.temperature,
       seed: deriveSeed(c.seed, STREAM.rollouts, step),
       onAction: (item, token) => tokenAt.set(item.state, token),
-    }), c.horizon);
+    });
+    const episodes = await runEpisodes(flat, (items) => {
+      onProgress?.({ phase: 'rollouts', t: items[0]?.t ?? 0, horizon: c.horizon, open: items.length, total: flat.length });
+      return sampler(items);
+    }, c.horizon);
     const tRollouts = now();
     const tokens = episodes.map((e) => e.actions.map((_, t) => {
       const tok = tokenAt.get(e.states[t]);
@@ -291,6 +302,7 @@ export class RobotTrainer {
     let progress: number[][] | null = null;
     if (callProgress) {
       const items = episodes.flatMap((e, k) => picked[k].map((i) => ({ instruction: flat[k].task.instruction, state: e.states[i] })));
+      onProgress?.({ phase: 'progress', frames: items.length });
       const scores = await this.ports.progress(items);
       if (scores.length !== items.length) throw new Error(`robot trainer: the progress model gave ${scores.length} scores for ${items.length} frames`);
       progress = episodes.map((_, k) => scores.slice(k * picked[k].length, (k + 1) * picked[k].length));
@@ -342,6 +354,7 @@ export class RobotTrainer {
     const normalizer = robotTokenBudget(c);
 
     // 7. The update, through the same function as the coding policy port.
+    onProgress?.({ phase: 'update', sequences: batch.B });
     const update = await updatePolicy(engine, { batch, coefficients, normalizer, lr: c.lr, weightDecay: c.weightDecay, maxGradNorm: c.maxGradNorm });
     const tUpdate = now();
 

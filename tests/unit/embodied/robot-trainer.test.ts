@@ -128,7 +128,12 @@ describe('the robot RL step', () => {
       const never: ProgressScorer = async () => {
         throw new Error('the progress model was called');
       };
-      const grpo = await new RobotTrainer(small('robot-grpo-sparse', { steps: 1 }), { engine, frames, progress: never }).step();
+      const heard: string[] = [];
+      const grpo = await new RobotTrainer(small('robot-grpo-sparse', { steps: 1 }), { engine, frames, progress: never }).step((p) => heard.push(p.phase === 'rollouts' ? `t${p.t}` : p.phase));
+      // Every decoding step of the rollouts in order, then the update; no scoring without the progress model.
+      expect(heard.slice(0, 2)).toEqual(['t0', 't1']);
+      expect(heard.at(-1)).toBe('update');
+      expect(heard).not.toContain('progress');
       expect(grpo.record.progressModelCalled).toBe(false);
       expect(grpo.record.groups.every((g) => g.anchor && g.realScores !== null && g.progress === null)).toBe(true);
       const dense = await new RobotTrainer(small('robot-progress-only', { steps: 1 }), { engine, frames, progress: progress.score }).step();
