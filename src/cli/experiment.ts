@@ -35,6 +35,7 @@ import { readVerifiedModels } from './model-files.ts';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const USAGE = `usage: npm run experiment -- [options]
+  --domain coding|robot  coding (default): this list; robot: the robot domain in Node (--domain robot --help)
   --presets a,b,c        presets (default grpo-all-real,world-model-only,wmrl; known: ${PRESETS.map((p) => p.id).join(', ')})
   --seeds 1,2,3          seeds (default 1,2,3)
   --steps N              training steps per run (default: the preset's)
@@ -389,8 +390,32 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
   return { runs };
 }
 
+/** `--domain coding|robot` (default coding) and the other arguments. */
+function splitDomain(argv: readonly string[]): { domain: 'coding' | 'robot'; rest: string[] } {
+  const rest: string[] = [];
+  let domain: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--domain' || a.startsWith('--domain=')) {
+      if (domain !== undefined) throw new UsageError('--domain: give it once');
+      domain = a === '--domain' ? argv[++i] : a.slice('--domain='.length);
+      continue;
+    }
+    rest.push(a);
+  }
+  if (domain !== undefined && domain !== 'coding' && domain !== 'robot') throw new UsageError(`--domain must be coding or robot, got ${JSON.stringify(domain ?? '')}`);
+  return { domain: domain ?? 'coding', rest };
+}
+
 async function main(): Promise<void> {
-  const opts = parseOptions(process.argv.slice(2));
+  const { domain, rest } = splitDomain(process.argv.slice(2));
+  if (domain === 'robot') {
+    // The robot domain runs in Node on the CPU engine (src/cli/robot-experiment.ts); no browser.
+    const { robotExperimentMain } = await import('./robot-experiment.ts');
+    process.exitCode = await robotExperimentMain(rest, root);
+    return;
+  }
+  const opts = parseOptions(rest);
   const evalTaskIds = resolveEvalTasks(opts.evalTasks);
   const command = `npm run experiment -- ${process.argv.slice(2).map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim();
   const runsDir = resolve(opts.out, 'runs');

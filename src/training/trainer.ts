@@ -128,7 +128,10 @@ export function tokenBudget(c: TrainerConfig): number {
   return c.groupsPerStep * c.groupSize * c.sampling.maxNewTokens;
 }
 
-export function methodConfigOf(c: TrainerConfig): MethodConfig {
+/** The method switches of a config: what MethodState needs, in any domain (the robot loop uses them too). */
+export type MethodSwitches = Pick<TrainerConfig, 'rho' | 'seed' | 'advantageMode' | 'debias' | 'fusion' | 'emaRate' | 'anchorWeight' | 'halfLife' | 'binnedCalibrator' | 'perStepAnchors'>;
+
+export function methodConfigOf(c: MethodSwitches): MethodConfig {
   return {
     rho: c.rho,
     seed: c.seed,

@@ -8,19 +8,17 @@
 
 import { validateOptimizerState } from '../engine/optimizer-state.ts';
 import type { PolicyEngine } from '../engine/policy-engine.ts';
-import type { AdamWConfig } from '../model/ops/reference-ops.ts';
 import type { ParameterLayout } from '../model/parameter-layout.ts';
 import { buildLayout } from '../model/parameter-layout.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
-import type { RlLossOptions } from '../model/losses.ts';
+import { updatePolicy } from '../training/policy-update.ts';
 import { mulberry32 } from '../primitives/random.ts';
 import { SPECIAL_TOKENS } from '../model/tokenizer.ts';
 import type {
   PolicyPort, PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions, SamplingProgress,
 } from '../training/ports.ts';
 
-/** AdamW moments as in the SFT stage (src/pipeline/sft.ts). */
-export const RL_ADAM = { beta1: 0.9, beta2: 0.95, eps: 1e-8 } as const;
+export { RL_ADAM } from '../training/policy-update.ts';
 
 export interface PolicyHostOptions {
   /** Prompts per engine.sample call (the GPU engine's maxBatch). */
@@ -98,23 +96,7 @@ export class PolicyHost implements PolicyPort {
   }
 
   async update(request: PolicyUpdateRequest): Promise<PolicyUpdateResult> {
-    const t0 = performance.now();
-    const { batch, coefficients, normalizer } = request;
-    if (coefficients.length !== batch.B) throw new Error(`policy: ${coefficients.length} coefficients for ${batch.B} sequences`);
-    for (const c of coefficients) if (!Number.isFinite(c)) throw new Error(`policy: coefficient ${c} is not finite`);
-    const epochs = request.epochs ?? 1;
-    const adamw: AdamWConfig = { lr: request.lr, weightDecay: request.weightDecay, ...RL_ADAM };
-    const objective: { kind: 'rl' } & RlLossOptions = { kind: 'rl', weights: coefficients, normalizer };
-    // Ratio clipping matters only when the batch is reused; the old log-probs are the sampler's (pre-update).
-    if (epochs > 1 && request.clipEpsilon) objective.clip = { epsilon: request.clipEpsilon, oldLogProbs: await this.engine.logProbs(batch, 'mask') };
-    if (request.klBeta && request.klBeta > 0) objective.kl = { beta: request.klBeta, refLogProbs: await (await this.referenceEngine()).logProbs(batch, 'mask') };
-    let last: PolicyUpdateResult | null = null;
-    for (let e = 0; e < epochs; e++) {
-      const r = await this.engine.update(batch, objective, { adamw, maxGradNorm: request.maxGradNorm });
-      last = { loss: r.loss, gradNorm: r.gradNorm, clipScale: r.clipScale, clipFraction: r.clipFraction ?? 0, meanKl: r.meanKl ?? 0, optimizerStep: r.step, busyMs: 0 };
-    }
-    if (!last) throw new Error('policy: no epoch ran');
-    return { ...last, busyMs: performance.now() - t0 };
+    return updatePolicy(this.engine, request, this.options.makeReference ? () => this.referenceEngine() : undefined);
   }
 
   async getWeights(): Promise<PolicyWeights> {

@@ -1,0 +1,227 @@
+// npm run experiment -- --domain robot --presets robot-grpo-sparse,robot-wmrl --seeds 1,2 --steps 5
+//   [--B 8 --G 4] [--horizon 96] [--eval-states 2] [--eval-temperature 0] [--lr X] [--dense-reward delta|final|max]
+//   [--out results/robot-experiment] [--policy results/robot-bc/policy.ckpt] [--progress-model results/robot-progress/progress-model.ckpt]
+//   [--threads 1] [--force] [--quick]
+//
+// The robot domain's headless runner (issue 24): Node and the CPU engine, no browser. Per (preset,
+// seed) it starts from the committed behaviour-cloning policy, trains (src/embodied/robot-trainer.ts)
+// and evaluates greedily on the fixed held-out set (robot-evaluation.ts). Each run writes
+// <out>/runs/<preset>-seed<seed>.json; after every run <out>/runs.csv is rewritten from the run files
+// on disk. A run whose file exists with the same request is skipped unless --force; a failed run is
+// recorded as <preset>-seed<seed>.failed.json and retried next time; the other runs continue.
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { readRobotPolicy } from '../embodied/policy-checkpoint.ts';
+import { loadProgressModel } from '../embodied/progress-scorer.ts';
+import { ROBOT_PRESET_IDS, robotPresetConfig, type RobotPresetId } from '../embodied/robot-presets.ts';
+import { isRobotRunResult, runRobot, type RobotRunRequest, type RobotRunResult } from '../embodied/robot-run.ts';
+import { robotTokenBudget, type RobotTrainerConfig } from '../embodied/robot-trainer.ts';
+import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
+import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
+
+export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options]
+  --presets a,b,c        presets (default robot-sft,robot-grpo-sparse,robot-wmrl; known: ${ROBOT_PRESET_IDS.join(', ')})
+  --seeds 1,2,3          seeds (default 1)
+  --steps N              training steps per run (default: the preset's)
+  --B N --G N            initial states a step, rollouts per state (default 8 and 4)
+  --horizon N            actions an episode may take, in training and evaluation (default 96)
+  --eval-states K        held-out initial states per task in the evaluation (default 2: 40 training-task and 10 held-out-task episodes)
+  --eval-temperature T   0 (default): greedy evaluation; > 0 samples
+  --lr X                 policy learning rate (default: the preset's)
+  --dense-reward M       ${DENSE_REWARD_MODES.join(' | ')} (default delta)
+  --policy FILE          starting policy (default results/robot-bc/policy.ckpt)
+  --progress-model FILE  frozen progress model (default results/robot-progress/progress-model.ckpt)
+  --threads N            onnxruntime threads (default 1)
+  --out DIR              output folder (default results/robot-experiment)
+  --force                rerun runs whose result exists
+  --quick                tiny check: robot-grpo-sparse and robot-wmrl, seed 1, 2 steps, B 2, G 2, horizon 48, eval-states 1`;
+
+export interface RobotExperimentOptions {
+  presets: RobotPresetId[];
+  seeds: number[];
+  overrides: Partial<RobotTrainerConfig>;
+  evalStates: number;
+  evalTemperature: number;
+  policy: string;
+  progressModel: string;
+  threads: number;
+  out: string;
+  force: boolean;
+}
+
+export class RobotUsageError extends Error {}
+
+function positiveInt(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new RobotUsageError(`${flag} must be a positive integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export function parseRobotOptions(argv: string[], root: string): RobotExperimentOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, G: { type: 'string' }, n: { type: 'string' },
+      horizon: { type: 'string' }, 'eval-states': { type: 'string' }, 'eval-temperature': { type: 'string' }, lr: { type: 'string' }, 'dense-reward': { type: 'string' },
+      policy: { type: 'string' }, 'progress-model': { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' },
+      quick: { type: 'boolean' }, help: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return 'help';
+  const quick = values.quick === true;
+  const presets = (values.presets ?? (quick ? 'robot-grpo-sparse,robot-wmrl' : 'robot-sft,robot-grpo-sparse,robot-wmrl')).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const p of presets) if (!(ROBOT_PRESET_IDS as readonly string[]).includes(p)) throw new RobotUsageError(`unknown robot preset ${JSON.stringify(p)} (known: ${ROBOT_PRESET_IDS.join(', ')})`);
+  if (presets.length === 0) throw new RobotUsageError('--presets: name at least one preset');
+  const seeds = (values.seeds ?? '1').split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n)) throw new RobotUsageError(`--seeds: ${JSON.stringify(s)} is not an integer`);
+    return n;
+  });
+  if (new Set(seeds).size !== seeds.length) throw new RobotUsageError('--seeds: each seed once');
+  if (values.G !== undefined && values.n !== undefined) throw new RobotUsageError('--G and --n are the same setting: give one');
+  const overrides: Partial<RobotTrainerConfig> = {};
+  const set = <K extends keyof RobotTrainerConfig>(k: K, v: RobotTrainerConfig[K] | undefined) => {
+    if (v !== undefined) overrides[k] = v;
+  };
+  set('steps', positiveInt(values.steps, '--steps') ?? (quick ? 2 : undefined));
+  set('groupsPerStep', positiveInt(values.B, '--B') ?? (quick ? 2 : undefined));
+  set('groupSize', positiveInt(values.G ?? values.n, values.G !== undefined ? '--G' : '--n') ?? (quick ? 2 : undefined));
+  set('horizon', positiveInt(values.horizon, '--horizon') ?? (quick ? 48 : undefined));
+  if (overrides.groupSize === 1) throw new RobotUsageError('--G must be at least 2 (a group compares its rollouts)');
+  if (values.lr !== undefined) {
+    const lr = Number(values.lr);
+    if (!(Number.isFinite(lr) && lr > 0 && lr < 1)) throw new RobotUsageError(`--lr must be a number in (0, 1), got ${JSON.stringify(values.lr)}`);
+    overrides.lr = lr;
+  }
+  if (values['dense-reward'] !== undefined) {
+    if (!(DENSE_REWARD_MODES as readonly string[]).includes(values['dense-reward'])) throw new RobotUsageError(`--dense-reward must be one of ${DENSE_REWARD_MODES.join(', ')}, got ${JSON.stringify(values['dense-reward'])}`);
+    overrides.denseReward = values['dense-reward'] as DenseRewardMode;
+  }
+  const evalTemperature = values['eval-temperature'] === undefined ? 0 : Number(values['eval-temperature']);
+  if (!(Number.isFinite(evalTemperature) && evalTemperature >= 0)) throw new RobotUsageError(`--eval-temperature must be >= 0, got ${JSON.stringify(values['eval-temperature'])}`);
+  return {
+    presets: presets as RobotPresetId[],
+    seeds,
+    overrides,
+    evalStates: positiveInt(values['eval-states'], '--eval-states') ?? (quick ? 1 : 2),
+    evalTemperature,
+    policy: resolve(root, values.policy ?? 'results/robot-bc/policy.ckpt'),
+    progressModel: resolve(root, values['progress-model'] ?? 'results/robot-progress/progress-model.ckpt'),
+    threads: positiveInt(values.threads, '--threads') ?? 1,
+    out: resolve(values.out ?? (quick ? 'results/robot-quick' : 'results/robot-experiment')),
+    force: values.force === true,
+  };
+}
+
+function readModelFile(path: string, what: string): Uint8Array {
+  if (!existsSync(path)) throw new RobotUsageError(`${what} ${path} does not exist`);
+  return new Uint8Array(readFileSync(path));
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+export type RunOutcome = { preset: RobotPresetId; seed: number; status: 'ran' | 'skipped' | 'failed'; file: string; error?: string };
+
+/** The runs.csv of every requested run whose file is on disk. */
+function runsCsv(runs: readonly RobotRunResult[]): string {
+  const head = 'preset,seed,steps,B,G,horizon,train_tasks_heldout_states_successes,train_tasks_heldout_states_episodes,heldout_tasks_successes,heldout_tasks_episodes,mean_training_success,wall_s';
+  const rows = runs.map((r) => {
+    const e = r.evaluation;
+    const c = r.request.config;
+    const trainSuccess = r.steps.length === 0 ? '' : (r.steps.reduce((a, s) => a + s.successRate, 0) / r.steps.length).toFixed(4);
+    return [r.request.preset, r.request.seed, r.steps.length, c.groupsPerStep, c.groupSize, c.horizon, e.trainTasksHeldoutStates.successes, e.trainTasksHeldoutStates.episodes,
+      e.heldoutTasksHeldoutStates.successes, e.heldoutTasksHeldoutStates.episodes, trainSuccess, (r.wallMs / 1000).toFixed(1)].join(',');
+  });
+  return [head, ...rows].join('\n') + '\n';
+}
+
+/** Runs every (preset, seed) not already on disk; `log` hears progress lines. */
+export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: string) => void = console.log): Promise<RunOutcome[]> {
+  const policyBytes = readModelFile(o.policy, 'the policy checkpoint');
+  const progressBytes = readModelFile(o.progressModel, 'the progress model');
+  const policy = readRobotPolicy(policyBytes);
+  const policySha256 = sha256(policyBytes);
+  const progressSha256 = sha256(progressBytes);
+  const runsDir = join(o.out, 'runs');
+  mkdirSync(runsDir, { recursive: true });
+  const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start, CPU engine (onnxruntime-web wasm, ${o.threads} thread${o.threads === 1 ? '' : 's'})`;
+  const sample = robotPresetConfig('robot-wmrl', o.overrides);
+  log(`robot experiment: ${o.presets.length} presets x ${o.seeds.length} seeds; B ${sample.groupsPerStep} x G ${sample.groupSize} = ${sample.groupsPerStep * sample.groupSize} rollouts a step, horizon ${sample.horizon} (at most ${robotTokenBudget(sample)} action tokens a step), ${sample.steps} steps, lr ${sample.lr}; evaluation ${o.evalTemperature === 0 ? 'greedy' : `at temperature ${o.evalTemperature}`} on ${o.evalStates} held-out state(s) per task; policy ${policy.model.config.nLayers} layers d ${policy.model.config.dModel}; ${machine}`);
+  const progress = await loadProgressModel(progressBytes, { prefer: 'wasm', numThreads: o.threads });
+  const outcomes: RunOutcome[] = [];
+  try {
+    for (const seed of o.seeds) {
+      for (const preset of o.presets) {
+        const file = join(runsDir, `${preset}-seed${seed}.json`);
+        const failed = join(runsDir, `${preset}-seed${seed}.failed.json`);
+        const config = robotPresetConfig(preset, { ...o.overrides, seed });
+        const request: RobotRunRequest = { preset, seed, config, evaluation: { statesPerTask: o.evalStates, temperature: o.evalTemperature }, policySha256, progressSha256 };
+        if (!o.force && existsSync(file)) {
+          const old = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+          if (isRobotRunResult(old) && isDeepStrictEqual(old.request, JSON.parse(JSON.stringify(request)))) {
+            log(`${preset} seed ${seed}: done before, skipped (${file})`);
+            outcomes.push({ preset, seed, status: 'skipped', file });
+            continue;
+          }
+          log(`${preset} seed ${seed}: its file holds another request, running again`);
+        }
+        const engine = CpuEngine.fromModel(policy.model, { numThreads: o.threads });
+        try {
+          const result = await runRobot(request, { engine, frames: policy.frames, progress: progress.score }, machine, ({ record: r }) => {
+            log(`${preset} seed ${seed}: step ${r.step + 1}/${config.steps} training success ${(r.successRate * 100).toFixed(1)}%, anchors ${r.anchorGroups}, mean reward ${r.meanReward.toFixed(3)}, ${r.batch.sequences} sequences in the update, ${(r.ms.wall / 1000).toFixed(1)} s (rollouts ${(r.ms.rollouts / 1000).toFixed(1)}, progress ${(r.ms.progress / 1000).toFixed(1)}, update ${(r.ms.update / 1000).toFixed(1)})`);
+          });
+          writeFileSync(file, JSON.stringify(result) + '\n');
+          rmSync(failed, { force: true });
+          const e = result.evaluation;
+          log(`${preset} seed ${seed}: held-out success: training tasks ${e.trainTasksHeldoutStates.successes}/${e.trainTasksHeldoutStates.episodes}, held-out tasks ${e.heldoutTasksHeldoutStates.successes}/${e.heldoutTasksHeldoutStates.episodes} (${(result.wallMs / 1000).toFixed(0)} s)`);
+          outcomes.push({ preset, seed, status: 'ran', file });
+        } catch (err) {
+          const message = err instanceof Error ? err.stack ?? err.message : String(err);
+          writeFileSync(failed, JSON.stringify({ request, error: message }, null, 2) + '\n');
+          log(`${preset} seed ${seed}: FAILED: ${err instanceof Error ? err.message : String(err)}`);
+          outcomes.push({ preset, seed, status: 'failed', file: failed, error: message });
+        } finally {
+          await engine.dispose();
+        }
+        const onDisk = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, `${p}-seed${s}.json`))).filter(existsSync)
+          .map((f) => JSON.parse(readFileSync(f, 'utf8')) as unknown).filter(isRobotRunResult);
+        writeFileSync(join(o.out, 'runs.csv'), runsCsv(onDisk));
+      }
+    }
+  } finally {
+    await progress.release();
+  }
+  return outcomes;
+}
+
+/** The entry point experiment.ts hands `--domain robot` to (argv without --domain). */
+export async function robotExperimentMain(argv: string[], root: string): Promise<number> {
+  let o: RobotExperimentOptions | 'help';
+  try {
+    o = parseRobotOptions(argv, root);
+  } catch (e) {
+    console.error(`${e instanceof Error ? e.message : String(e)}\n\n${ROBOT_USAGE}`);
+    return 2;
+  }
+  if (o === 'help') {
+    console.log(ROBOT_USAGE);
+    return 0;
+  }
+  try {
+    const outcomes = await runRobotExperiment(o);
+    return outcomes.some((x) => x.status === 'failed') ? 1 : 0;
+  } catch (e) {
+    if (e instanceof RobotUsageError) {
+      console.error(e.message);
+      return 2;
+    }
+    throw e;
+  }
+}

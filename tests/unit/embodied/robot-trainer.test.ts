@@ -1,0 +1,184 @@
+// The robot RL step end to end with a small random policy (the project's transformer on the CPU
+// engine) and the committed progress model (ONNX, wasm): the step feeds the coding domain's
+// MethodState unchanged, y reaches it on the anchor group only, every step of a rollout carries its
+// rollout's coefficient into the update, the update changes the policy, and a run is a pure function
+// of its request.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EgocentricFrameTokens } from '../../../src/embodied/egocentric-frame-tokens.ts';
+import { FrameTokenizer, actionOfToken } from '../../../src/embodied/frame-tokens.ts';
+import { behaviourCloningExamples } from '../../../src/embodied/policy-data.ts';
+import { policyPrompt } from '../../../src/embodied/policy-model.ts';
+import { loadProgressModel, type ProgressScorer } from '../../../src/embodied/progress-scorer.ts';
+import { renderScene } from '../../../src/embodied/renderer.ts';
+import { ROBOT_PRESETS, robotPresetConfig } from '../../../src/embodied/robot-presets.ts';
+import { robotRunBehaviour, runRobot, type RobotRunRequest } from '../../../src/embodied/robot-run.ts';
+import { RobotTrainer, robotTokenBudget, type RobotTrainerConfig } from '../../../src/embodied/robot-trainer.ts';
+import { ALL_TASKS, TRAIN_TASKS } from '../../../src/embodied/tasks.ts';
+import { CpuEngine } from '../../../src/engine/cpu/cpu-engine.ts';
+import type { Objective } from '../../../src/engine/policy-engine.ts';
+import { namedConfig } from '../../../src/model/config.ts';
+import { createModel, type Model } from '../../../src/model/init.ts';
+import type { SequenceBatch } from '../../../src/model/sequence-batch.ts';
+import { mulberry32 } from '../../../src/primitives/random.ts';
+import { presetById } from '../../../src/training/presets.ts';
+import { methodConfigOf } from '../../../src/training/trainer.ts';
+import { MethodState } from '../../../src/wmrl/step.ts';
+
+const root = join(import.meta.dirname, '../../..');
+const frames = new EgocentricFrameTokens(
+  FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), behaviourCloningExamples(TRAIN_TASKS.slice(0, 4), 'train', 1, [0.3]).map((e) => renderScene(e.state))),
+  true,
+);
+const model: Model = createModel(namedConfig('tiny', { vocabSize: frames.vocabSize, contextLength: 72 }), mulberry32(3));
+// Small: 3 initial states x 2 rollouts, 12 actions at most, so a step takes seconds.
+const small = (id: Parameters<typeof robotPresetConfig>[0], over: Partial<RobotTrainerConfig> = {}): RobotTrainerConfig =>
+  robotPresetConfig(id, { steps: 2, groupsPerStep: 3, groupSize: 2, horizon: 12, trainStates: 2, lr: 3e-3, ...over });
+
+let progress: { score: ProgressScorer; release: () => Promise<void> };
+beforeAll(async () => {
+  progress = await loadProgressModel(readFileSync(join(root, 'results/robot-progress/progress-model.ckpt')), { prefer: 'wasm', numThreads: 1 });
+});
+afterAll(async () => {
+  await progress?.release();
+});
+
+describe('robot presets', () => {
+  it('take the coding presets\' method switches; a mixed row has one anchor group a step (rho = 1 / B)', () => {
+    for (const p of ROBOT_PRESETS) {
+      const c = robotPresetConfig(p.id, { groupsPerStep: 5 });
+      if (p.switchesFrom === null) {
+        expect(c.steps).toBe(0);
+        continue;
+      }
+      const coding = presetById(p.switchesFrom).config;
+      expect([c.debias, c.fusion]).toEqual([coding.debias, coding.fusion]);
+      expect(c.rho).toBe(coding.rho === 0 || coding.rho === 1 ? coding.rho : 1 / 5);
+    }
+    expect(robotPresetConfig('robot-wmrl')).toMatchObject({ rho: 1 / 8, debias: true, fusion: 'ivw', temperature: 1, denseReward: 'delta' });
+    expect(robotPresetConfig('robot-grpo-sparse').rho).toBe(1);
+    expect(robotPresetConfig('robot-progress-only').rho).toBe(0);
+  });
+});
+
+describe('the robot RL step', () => {
+  it('feeds MethodState (the coding loop\'s class) s for every rollout and y on the anchor group only, and updates every rollout step with its rollout\'s coefficient', async () => {
+    const engine = CpuEngine.fromModel(model, { numThreads: 1 });
+    const score = vi.spyOn(MethodState.prototype, 'score');
+    const update = vi.spyOn(engine, 'update');
+    try {
+      const config = small('robot-wmrl');
+      const trainer = new RobotTrainer(config, { engine, frames, progress: progress.score });
+      // The very class the coding loop builds, configured by the same function.
+      expect(trainer.methodState).toBeInstanceOf(MethodState);
+      expect(trainer.methodState.config).toEqual(methodConfigOf(config));
+      const before = await engine.getWeights();
+      let nonZeroSteps = 0;
+      for (let step = 0; step < 2; step++) {
+        const { record, rollouts } = await trainer.step();
+        // One anchor group a step (rho = 1/3 at B = 3); y exactly there, as the simulator's success.
+        expect(record.groups.filter((g) => g.anchor)).toHaveLength(1);
+        for (const g of record.groups) {
+          if (g.anchor) expect(g.realScores).toEqual(g.success.map((s) => (s ? 1 : 0)));
+          else expect(g.realScores).toBeNull();
+          expect(g.progress!.every((p) => p.length === 8 && p.every((x) => x >= 0 && x <= 1))).toBe(true);
+        }
+        // The method core got exactly these inputs and its coefficients are the record's.
+        const [s, y] = score.mock.calls[step];
+        expect(y.map((v) => v !== null)).toEqual(record.groups.map((g) => g.anchor));
+        expect(s).toEqual(record.groups.map((g) => g.wmScores));
+        const returned = score.mock.results[step].value as { coefficients: number[][] };
+        expect(record.groups.map((g) => g.coefficients)).toEqual(returned.coefficients);
+        // The sampled token of every step is what the rollout did.
+        for (const r of rollouts) {
+          expect(r.actions).toHaveLength(r.tokens.length);
+          r.tokens.forEach((tok, t) => expect(r.actions[t]).toBe(actionOfToken(tok) ?? 'release'));
+        }
+        // The update: one sequence per step of every rollout with a non-zero coefficient, prompt then sampled token.
+        const [batch, objective] = update.mock.calls[step] as unknown as [SequenceBatch, Extract<Objective, { kind: 'rl' }>];
+        const expected = rollouts.filter((r) => r.coefficient !== 0).flatMap((r) => r.tokens.map((tok, t) => ({ tokens: [...policyPrompt(frames, TRAIN_TASKS.find((x) => x.id === r.taskId)!, r.states[t]), tok], c: r.coefficient })));
+        if (expected.length === 0) {
+          // Every coefficient 0 (e.g. a calibrator fitted on anchors that all failed maps every s to 0):
+          // the optimiser still steps, on one sequence that adds nothing.
+          expect(batch.B).toBe(1);
+          expect(Array.from(objective.weights)).toEqual([0]);
+        } else {
+          nonZeroSteps++;
+          expect(batch.B).toBe(expected.length);
+          expect(Array.from(objective.weights)).toEqual(expected.map((e) => e.c));
+          expected.forEach((e, b) => expect(Array.from(batch.tokens.slice(b * batch.T, b * batch.T + e.tokens.length))).toEqual(e.tokens));
+        }
+        expect(objective.normalizer).toBe(robotTokenBudget(config));
+        expect(record.batch.sequences).toBe(expected.length);
+      }
+      expect(nonZeroSteps).toBeGreaterThan(0);
+      const after = await engine.getWeights();
+      expect(after.some((w, i) => w !== before[i])).toBe(true);
+      expect(trainer.methodState.anchorsSoFar).toBe(2);
+    } finally {
+      score.mockRestore();
+      await engine.dispose();
+    }
+  }, 120_000);
+
+  it('GRPO on sparse success never calls the progress model and anchors every group; progress-only never reads success', async () => {
+    const engine = CpuEngine.fromModel(model, { numThreads: 1 });
+    try {
+      const never: ProgressScorer = async () => {
+        throw new Error('the progress model was called');
+      };
+      const heard: string[] = [];
+      const grpo = await new RobotTrainer(small('robot-grpo-sparse', { steps: 1 }), { engine, frames, progress: never }).step((p) => heard.push(p.phase === 'rollouts' ? `t${p.t}` : p.phase));
+      // Every decoding step of the rollouts in order, then the update; no scoring without the progress model.
+      expect(heard.slice(0, 2)).toEqual(['t0', 't1']);
+      expect(heard.at(-1)).toBe('update');
+      expect(heard).not.toContain('progress');
+      expect(grpo.record.progressModelCalled).toBe(false);
+      expect(grpo.record.groups.every((g) => g.anchor && g.realScores !== null && g.progress === null)).toBe(true);
+      const dense = await new RobotTrainer(small('robot-progress-only', { steps: 1 }), { engine, frames, progress: progress.score }).step();
+      expect(dense.record.groups.every((g) => !g.anchor && g.realScores === null)).toBe(true);
+      expect(dense.record.meanRealReward).toBeNull();
+    } finally {
+      await engine.dispose();
+    }
+  }, 120_000);
+
+  it('a checkpoint between steps resumes exactly: step 2 after a resume is step 2 of the uninterrupted run', async () => {
+    const config = small('robot-wmrl');
+    const strip = (r: { record: object }) => JSON.parse(JSON.stringify(r.record, (k, v) => (k === 'ms' || k === 'busyMs' ? undefined : v)));
+    const a = CpuEngine.fromModel(model, { numThreads: 1 });
+    const b = CpuEngine.fromModel(model, { numThreads: 1 });
+    try {
+      const whole = new RobotTrainer(config, { engine: a, frames, progress: progress.score });
+      await whole.step();
+      const saved = structuredClone(await whole.checkpoint());
+      const second = strip(await whole.step());
+      const resumed = await RobotTrainer.resume(saved, { engine: b, frames, progress: progress.score });
+      expect(resumed.stepsTaken).toBe(1);
+      expect(strip(await resumed.step())).toEqual(second);
+      expect(await b.getWeights()).toEqual(await a.getWeights());
+      await expect(RobotTrainer.resume({ ...saved, policy: { params: new Float32Array(3), optimizer: null } }, { engine: b, frames, progress: progress.score })).rejects.toThrow(/3 weights/);
+    } finally {
+      await a.dispose();
+      await b.dispose();
+    }
+  }, 120_000);
+
+  it('a run is a pure function of its request: two runs agree exactly (timings aside), another seed differs', async () => {
+    const request = (seed: number): RobotRunRequest => ({
+      preset: 'robot-wmrl', seed, config: small('robot-wmrl', { seed }), evaluation: { statesPerTask: 1, temperature: 0 }, policySha256: 'test', progressSha256: 'test',
+    });
+    const once = async (seed: number) => {
+      const engine = CpuEngine.fromModel(model, { numThreads: 1 });
+      try {
+        return robotRunBehaviour(await runRobot(request(seed), { engine, frames, progress: progress.score }, 'test'));
+      } finally {
+        await engine.dispose();
+      }
+    };
+    const a = await once(1);
+    expect(await once(1)).toEqual(a);
+    expect(await once(2)).not.toEqual(a);
+  }, 240_000);
+});

@@ -1,0 +1,57 @@
+// `npm run experiment -- --domain robot`: runs write one file each, a second invocation skips what is
+// done, another request reruns, and the same request in another folder gives the same run (timings
+// aside). Small sizes with the committed policy and progress model.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseRobotOptions, runRobotExperiment, RobotUsageError, type RobotExperimentOptions } from '../../src/cli/robot-experiment.ts';
+import { robotRunBehaviour, type RobotRunResult } from '../../src/embodied/robot-run.ts';
+
+const root = join(import.meta.dirname, '../..');
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'robot-experiment-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const options = (out: string, extra: string[] = []): RobotExperimentOptions => {
+  const o = parseRobotOptions(['--presets', 'robot-sft,robot-wmrl', '--steps', '1', '--B', '2', '--G', '2', '--horizon', '12', '--eval-states', '1', '--out', out, ...extra], root);
+  if (o === 'help') throw new Error('unexpected help');
+  return o;
+};
+const read = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as RobotRunResult;
+
+describe('the robot experiment runner', () => {
+  it('rejects bad options with a clear message', () => {
+    expect(() => parseRobotOptions(['--presets', 'robot-nope'], root)).toThrow(/unknown robot preset "robot-nope"/);
+    expect(() => parseRobotOptions(['--G', '1'], root)).toThrow(RobotUsageError);
+    expect(() => parseRobotOptions(['--dense-reward', 'sum'], root)).toThrow(/--dense-reward must be one of delta, final, max/);
+    expect(() => parseRobotOptions(['--seeds', '1,1'], root)).toThrow(/each seed once/);
+  });
+
+  it('writes a run file per run, skips finished runs, reruns a changed request, and is deterministic', async () => {
+    const out = tmp();
+    const quiet = () => {};
+    const first = await runRobotExperiment(options(out), quiet);
+    expect(first.map((x) => x.status)).toEqual(['ran', 'ran']);
+    const wmrl = read(join(out, 'runs/robot-wmrl-seed1.json'));
+    expect(wmrl.steps).toHaveLength(1);
+    expect(wmrl.steps[0].groups.filter((g) => g.anchor)).toHaveLength(1);
+    expect(wmrl.evaluation.trainTasksHeldoutStates.episodes).toBe(20);
+    expect(wmrl.evaluation.heldoutTasksHeldoutStates.episodes).toBe(5);
+    expect(read(join(out, 'runs/robot-sft-seed1.json')).steps).toHaveLength(0);
+    expect(readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
+
+    const again = await runRobotExperiment(options(out), quiet);
+    expect(again.map((x) => x.status)).toEqual(['skipped', 'skipped']);
+    const changed = await runRobotExperiment(options(out, ['--lr', '1e-3']), quiet);
+    expect(changed.map((x) => x.status)).toEqual(['ran', 'ran']);
+
+    const other = tmp();
+    await runRobotExperiment(options(other), quiet);
+    expect(robotRunBehaviour(read(join(other, 'runs/robot-wmrl-seed1.json')))).toEqual(robotRunBehaviour(wmrl));
+  }, 600_000);
+});
