@@ -1,7 +1,8 @@
 // What the frozen progress model reads of one rollout, in one place for Node and the page: the 8
-// frames frameIndices picks, each as `[bos] instruction [sep] 144 patch tokens`, and how a raw score
-// becomes a progress in [0, 1] (the score head is unbounded; src/cli/robot-progress.ts validated the
-// model through the same clamp).
+// frames frameIndices picks, each as `[bos] instruction [sep] 144 patch tokens`, and how a score
+// becomes a progress in [0, 1] (the score head ends in a sigmoid; the clamp guards the dense reward's
+// [0, 1] check against rounding and refuses NaN, a broken model; src/cli/robot-progress.ts validated
+// the model through the same clamp).
 
 import type { FrameTokenizer } from './frame-tokens.ts';
 import { renderScene } from './renderer.ts';

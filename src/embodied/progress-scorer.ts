@@ -8,6 +8,7 @@ import { loadCheckpoint } from '../model/checkpoint.ts';
 import { exportWorldModel } from '../model/onnx/export.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
 import { FrameTokenizer } from './frame-tokens.ts';
+import { clampProgress } from './progress-frames.ts';
 import { renderScene } from './renderer.ts';
 import type { SceneState } from './scene.ts';
 
@@ -25,8 +26,7 @@ export function progressScorer(frames: FrameTokenizer, score: (sequences: number
     if (items.length === 0) return [];
     const got = await score(items.map(({ instruction, state }) => frames.encode(instruction, renderScene(state)).tokens));
     if (got.length !== items.length) throw new Error(`progress model: ${got.length} scores for ${items.length} frames`);
-    // The score head ends in a sigmoid; the clamp only guards the dense reward's [0, 1] check against rounding.
-    return Array.from(got, (p) => Math.min(1, Math.max(0, p)));
+    return Array.from(got, clampProgress);
   };
 }
 
