@@ -88,6 +88,5 @@ describe('trainer in Chromium (app-harness.html)', () => {
     expect(ev.cost.busyMs.sandbox).toBeGreaterThan(0);
     expect(result.pool.settled).toBe(6);
     expect(pageErrors).toEqual([]);
-    expect(seconds).toBeLessThan(90);
   });
 });
