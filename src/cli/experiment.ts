@@ -64,6 +64,7 @@ const USAGE = `usage: npm run experiment -- [options]
                          the same way) enter this folder's tables and claims as the row sft-larger
   --keep-programs        keep program texts in the StepRecords
   --force                rerun runs whose result exists
+  --report-only          run nothing: rewrite summary.md, summary.json, runs.csv and curve.svg from the runs on disk
   --build                rebuild dist/ first
   --quick                tiny check: 2 presets, 1 seed, 2 steps, B 2, n 2, eval-k 1 on the 2 smallest held-out tasks, 48 new tokens`;
 
@@ -89,6 +90,8 @@ interface Options {
   largerSft: string | undefined;
   keepPrograms: boolean;
   force: boolean;
+  /** Rewrite the tables from the runs on disk and run nothing (an experiment that is run in pieces). */
+  reportOnly: boolean;
   build: boolean;
 }
 
@@ -114,7 +117,7 @@ function parseOptions(argv: string[]): Options {
       lr: { type: 'string' }, 'kl-beta': { type: 'string' }, rho: { type: 'string' },
       out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
-      build: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' }, 'sft-only': { type: 'boolean' }, 'larger-sft': { type: 'string' },
+      build: { type: 'boolean' }, quick: { type: 'boolean' }, 'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'sft-only': { type: 'boolean' }, 'larger-sft': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -185,6 +188,7 @@ function parseOptions(argv: string[]): Options {
     sftConfigFrom: (presetList[0] ?? 'grpo-all-real') as PresetId,
     keepPrograms: values['keep-programs'] === true,
     force: values.force === true,
+    reportOnly: values['report-only'] === true,
     build: values.build === true,
   };
 }
@@ -417,7 +421,8 @@ async function main(): Promise<void> {
   }
   const opts = parseOptions(rest);
   const evalTaskIds = resolveEvalTasks(opts.evalTasks);
-  const command = `npm run experiment -- ${process.argv.slice(2).map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim();
+  // The command that runs the plan (a --report-only rewrite records the plan's command, not itself).
+  const command = `npm run experiment -- ${process.argv.slice(2).filter((a) => a !== '--report-only').map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim();
   const runsDir = resolve(opts.out, 'runs');
   mkdirSync(runsDir, { recursive: true });
 
@@ -470,7 +475,8 @@ async function main(): Promise<void> {
     return `${rest.length} run(s) remain${left === null ? '' : `, about ${formatDuration(left)} left`}: ${names.slice(0, 8).join(', ')}${names.length > 8 ? `, and ${names.length - 8} more` : ''}`;
   };
   if (todo.length > 0) console.log(`experiment: ${remainingLine(0)}`);
-  if (todo.length > 0) {
+  if (opts.reportOnly && opts.force) throw new UsageError('--report-only runs nothing, so --force has nothing to rerun');
+  if (todo.length > 0 && !opts.reportOnly) {
     await verifyModels(opts.models, 'source');
     ensureFreshDist({ force: opts.build, log: console.log });
     placeFolderModels(opts.models);

@@ -66,6 +66,12 @@ export function claimsTable(claims: readonly ClaimResult[]): string {
   ]));
 }
 
+function shareRange(shares: readonly number[]): string {
+  if (shares.length === 0) return 'no paired seed';
+  const [lo, hi] = [Math.min(...shares).toFixed(0), Math.max(...shares).toFixed(0)];
+  return lo === hi ? `${lo} s a run` : `${lo} to ${hi} s a run`;
+}
+
 const pCell = (p: number | null) => (p === null ? '—' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 function decidedRow(t: DecidedTest): string[] {
@@ -107,7 +113,7 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
     const am = amortisedComputeRatio(runs, build);
     lines.push(
       `With the world model's own cost (descriptive, no test): its ${build.executions.toLocaleString('en-US')} build executions, each priced at that seed's all-real cost per execution, plus its ${build.trainingSeconds.toFixed(0)} s of training, shared over ${build.amortisedOver} runs `
-        + `(${am.sharePerRun.length > 0 ? `${Math.min(...am.sharePerRun).toFixed(0)} to ${Math.max(...am.sharePerRun).toFixed(0)} s a run` : 'no paired seed'}): `
+        + `(${shareRange(am.sharePerRun)}): `
         + `ratio ${formatInterval(am.interval, 2)}${am.seeds.length > 0 ? `; per seed ${am.perSeed.map((x) => x.toFixed(2)).join(', ')}` : ''}. The paper's world model is an untrained base model: it has no such cost.`,
       '',
     );

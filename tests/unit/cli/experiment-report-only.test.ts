@@ -1,0 +1,36 @@
+// npm run experiment -- ... --report-only: the tables of an experiment run in pieces, rewritten from
+// the run files on disk without running anything (no build, no browser), with the plan's command.
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../../run-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'wmrl-report-only-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// The main table's command (docs/results.md) over the committed first runs of results/main-v3.
+const plan = ['--presets', 'paper-grpo-all-real,paper-wmrl', '--seeds', '3,4,5', '--steps', '20', '--B', '8', '--n', '4', '--eval-k', '8', '--eval-every', '5', '--run-timeout-min', '400'];
+
+describe('experiment --report-only', { timeout: 120_000 }, () => {
+  it('rewrites summary.md and summary.json from the runs on disk, runs nothing, and records the plan\'s command', () => {
+    const out = join(dir, 'main-v3');
+    cpSync(join(REPO_ROOT, 'results/main-v3/runs'), join(out, 'runs'), { recursive: true });
+    const r = runCli('src/cli/experiment.ts', [...plan, '--out', out, '--report-only']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/starting workers|building the app/);
+    const md = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(md).toMatch(/^Command: `npm run experiment -- --presets paper-grpo-all-real,paper-wmrl .*--run-timeout-min 400 --out .*`$/m);
+    expect(md).not.toMatch(/--report-only/);
+    expect(md).toMatch(/## The main table, decided by its plan/);
+    expect(md).toMatch(/\| A1 \| paper-grpo-all-real \/ paper-wmrl > 1/);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { mainTable: { id: string; verdict: string | null }[] };
+    expect(summary.mainTable.find((t) => t.id === 'primary')).toBeDefined();
+  });
+
+  it('refuses --force with --report-only', () => {
+    const r = runCli('src/cli/experiment.ts', [...plan, '--out', join(dir, 'other'), '--report-only', '--force']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/--report-only runs nothing/);
+  });
+});
