@@ -51,7 +51,7 @@ describe('robot train panel (#/train?domain=robot)', () => {
     expect(await page.textContent('[data-testid=robot-train-counter]')).toBe('no run yet');
     await page.click('[data-testid=robot-train-start]');
     // Progress is told while the step runs (the decoding step of the horizon, then scoring and the update).
-    await page.waitForSelector('[data-testid=robot-train-progress]', { timeout: 60_000 });
+    await page.waitForFunction(() => /decoding step \d+ of 96 \(\d+ of 4 episodes open\)/.test(document.querySelector('[data-testid="robot-train-progress"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
     await page.waitForFunction(() => /step 1 of 1$/.test(document.querySelector('[data-testid="robot-train-counter"]')?.textContent ?? ''), undefined, { timeout: 400_000 });
     expect(await page.textContent('[data-testid=robot-train-counter]')).toBe('robot-wmrl, seed 3, B 2 x G 2: step 1 of 1');
     expect(await page.locator('[data-testid=robot-train-chart] svg circle').count()).toBeGreaterThan(0);

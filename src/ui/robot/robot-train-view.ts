@@ -13,16 +13,23 @@ export interface RobotStepPoint {
   dense: number | null;
   /** Mean g(s) (calibrated by the anchors' pairs) when the run debiases; null otherwise. */
   calibrated: number | null;
+  /** The anchor groups' success rate (the y the method saw); null on a step without anchors. */
+  anchorSuccess: number | null;
+  /** Mean g(s) over the anchor groups' rollouts when the run debiases: beside anchorSuccess, how well calibrated it is. */
+  anchorCalibrated: number | null;
 }
 
 export function stepPoint(record: RobotStepRecord, debias: boolean): RobotStepPoint {
   const s = record.groups.flatMap((g) => g.wmScores ?? []);
   const g = record.groups.flatMap((x) => x.wmRewards ?? []);
-  return { step: record.step + 1, success: record.successRate, dense: mean(s), calibrated: debias ? mean(g) : null };
+  const anchors = record.groups.filter((x) => x.anchor);
+  const y = anchors.flatMap((x) => x.success.map((ok) => (ok ? 1 : 0)));
+  const ga = anchors.flatMap((x) => x.wmRewards ?? []);
+  return { step: record.step + 1, success: record.successRate, dense: mean(s), calibrated: debias ? mean(g) : null, anchorSuccess: mean(y), anchorCalibrated: debias ? mean(ga) : null };
 }
 
 /** Points of one quantity, those that exist. */
-export function seriesOf(points: readonly RobotStepPoint[], key: 'success' | 'dense' | 'calibrated'): [number, number][] {
+export function seriesOf(points: readonly RobotStepPoint[], key: 'success' | 'dense' | 'calibrated' | 'anchorSuccess' | 'anchorCalibrated'): [number, number][] {
   return points.flatMap((p) => (p[key] === null ? [] : [[p.step, p[key]] as [number, number]]));
 }
 

@@ -71,9 +71,10 @@ function record(groups: RobotGroupRecord[], over: Partial<RobotStepRecord> = {})
 
 describe('a step on the chart', () => {
   it('mean s over every rollout; g(s) only when the run debiases; steps count from 1', () => {
-    const r = record([group({ wmScores: [0.1, 0.3], wmRewards: [0, 1] }), group({ wmScores: [0.5, -0.1], wmRewards: [0.5, 0.5] })], { step: 2 });
-    expect(stepPoint(r, true)).toEqual({ step: 3, success: 0.25, dense: 0.2, calibrated: 0.5 });
-    expect(stepPoint(r, false).calibrated).toBeNull();
+    const r = record([group({ wmScores: [0.1, 0.3], wmRewards: [0, 1], anchor: true, success: [true, false] }), group({ wmScores: [0.5, -0.1], wmRewards: [0.5, 0.5], success: [true, true] })], { step: 2 });
+    expect(stepPoint(r, true)).toEqual({ step: 3, success: 0.25, dense: 0.2, calibrated: 0.5, anchorSuccess: 0.5, anchorCalibrated: 0.5 });
+    expect(stepPoint(r, false)).toMatchObject({ calibrated: null, anchorCalibrated: null, anchorSuccess: 0.5 });
+    expect(stepPoint(record([group({ success: [true] })]), true).anchorSuccess).toBeNull();
   });
 
   it('no progress model (rho 1): no dense point, the success point stays', () => {
