@@ -7,7 +7,8 @@ import { replay } from '../embodied/rollout';
 import type { SceneState } from '../embodied/scene';
 import { taskById } from '../embodied/tasks';
 import { startRobotWorker, type RobotWorkerHandle } from '../workers/robot-client';
-import type { RobotPolicyOptions, RobotStart, RobotWorkerInfo } from '../workers/robot-api';
+import type { RobotPolicyOptions, RobotStart, RobotWorkerApi, RobotWorkerInfo } from '../workers/robot-api';
+import type { RobotStepProgress, RobotStepResult, RobotTrainerConfig } from '../embodied/robot-trainer';
 import * as Comlink from 'comlink';
 import { RobotModelFiles } from './robot-models';
 
@@ -23,6 +24,14 @@ export interface RobotRuntime {
   policyRollout(start: RobotStart, options: RobotPolicyOptions, onStep?: (t: number) => void): Promise<PolicyEpisode>;
   /** The progress model's raw scores of a rollout's 8 scored frames. */
   progressScores(taskId: string, states: readonly SceneState[]): Promise<number[]>;
+  /** The RL loop (RobotTrainer) in the worker, on its own copy of the committed policy. */
+  train: {
+    start(config: RobotTrainerConfig): Promise<void>;
+    step(onProgress?: (p: RobotStepProgress) => void): Promise<RobotStepResult>;
+    stop(): Promise<void>;
+  };
+  /** Greedy held-out evaluation of the run's policy (the committed one before any run). */
+  evaluate: RobotWorkerApi['evaluate'];
   dispose(): void;
 }
 
@@ -53,6 +62,12 @@ export async function startRobotRuntime(onStage: (what: string) => void = () => 
       const [scores] = await handle.api.score([{ taskId, states: [...states] }]);
       return scores;
     },
+    train: {
+      start: (config) => handle.api.trainStart(config),
+      step: (onProgress) => (onProgress ? handle.api.trainStep(Comlink.proxy(onProgress)) : handle.api.trainStep()),
+      stop: () => handle.api.trainStop(),
+    },
+    evaluate: (statesPerTask) => handle.api.evaluate(statesPerTask),
     dispose: () => handle.terminate(),
   };
 }

@@ -2,6 +2,8 @@
 import type { Action } from '../embodied/kinematics';
 import type { StateSplit } from '../embodied/layout';
 import type { SceneState } from '../embodied/scene';
+import type { RobotEvaluation } from '../embodied/robot-evaluation';
+import type { RobotStepProgress, RobotStepResult, RobotTrainerConfig } from '../embodied/robot-trainer';
 
 export interface RobotLoadRequest {
   /** The behaviour-cloning policy checkpoint, checked against its manifest (transferred). */
@@ -37,5 +39,16 @@ export interface RobotWorkerApi {
   policyRollouts(starts: RobotStart[], options: RobotPolicyOptions, onStep?: (t: number) => void): Promise<{ actions: Action[]; success: boolean }[]>;
   /** The progress model's raw scores of each rollout's 8 scored frames (src/embodied/progress-frames.ts). */
   score(rollouts: { taskId: string; states: SceneState[] }[]): Promise<number[][]>;
+  /**
+   * Starts an RL run (RobotTrainer) on a fresh copy of the committed policy, replacing any run; the
+   * policy that policyRollouts uses stays the committed one.
+   */
+  trainStart(config: RobotTrainerConfig): Promise<void>;
+  /** One step of the run: its record and its rollouts with their scenes; `onProgress` (a Comlink.proxy) hears how far it is. */
+  trainStep(onProgress?: (p: RobotStepProgress) => void): Promise<RobotStepResult>;
+  /** Greedy held-out evaluation (robot-evaluation.ts) of the run's policy, or of the committed policy before any run. */
+  evaluate(statesPerTask: number): Promise<{ of: 'run' | 'committed'; steps: number; evaluation: RobotEvaluation }>;
+  /** Ends the run and frees its policy copy. */
+  trainStop(): Promise<void>;
   release(): Promise<void>;
 }

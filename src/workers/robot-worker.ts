@@ -7,6 +7,9 @@ import { FrameTokenizer } from '../embodied/frame-tokens.ts';
 import { policyFrameTokensOf } from '../embodied/policy-frame-tokens.ts';
 import { modelPolicy, type PolicyFrameTokens } from '../embodied/policy-model.ts';
 import { progressFrameSequences } from '../embodied/progress-frames.ts';
+import { progressScorer, type ProgressScorer } from '../embodied/progress-scorer.ts';
+import { evaluateRobotPolicy } from '../embodied/robot-evaluation.ts';
+import { RobotTrainer, type RobotStepProgress } from '../embodied/robot-trainer.ts';
 import { runEpisodes } from '../embodied/rollout.ts';
 import { PROGRESS_FRAMES } from '../embodied/shaping.ts';
 import { taskById } from '../embodied/tasks.ts';
@@ -22,9 +25,22 @@ interface Loaded {
   frames: PolicyFrameTokens;
   runner: WorldModelRunner;
   progressTokens: FrameTokenizer;
+  /** The trainer's scorer: progress-scorer.ts over this worker's runner, as Node's loadProgressModel builds it. */
+  progress: ProgressScorer;
+  /** The policy checkpoint, kept so each run starts from a fresh copy of the committed weights. */
+  policyBytes: ArrayBuffer;
 }
 
 let loaded: Loaded | null = null;
+/** The RL run: its own engine (sampling and update share its weights), so the committed policy stays intact. */
+let run: { trainer: RobotTrainer; engine: CpuEngine } | null = null;
+
+async function stopRun(): Promise<void> {
+  if (!run) return;
+  const r = run;
+  run = null;
+  await r.engine.dispose();
+}
 
 function need(): Loaded {
   if (!loaded) throw new Error('robot: load() the models first');
@@ -35,6 +51,7 @@ async function release(): Promise<void> {
   if (!loaded) return;
   const l = loaded;
   loaded = null;
+  await stopRun();
   await l.engine.dispose();
   await l.runner.release();
 }
@@ -42,6 +59,7 @@ async function release(): Promise<void> {
 const api: RobotWorkerApi = {
   async load(request): Promise<RobotWorkerInfo> {
     await release();
+    const policyBytes = request.policy.slice(0);
     const policy = loadCheckpoint(request.policy);
     const frames = policyFrameTokensOf(policy.meta);
     const progress = loadCheckpoint(request.progress);
@@ -50,7 +68,8 @@ const api: RobotWorkerApi = {
     // The runner scores token sequences directly; its text tokenizer is never used for them.
     const runner = await WorldModelRunner.create(exportWorldModel(progress.model, 'initializers'), new Tokenizer([]), progress.model.config, { prefer: 'wasm' });
     const engine = CpuEngine.fromModel(policy.model);
-    loaded = { engine, frames, runner, progressTokens };
+    const progressScore = progressScorer(progressTokens, async (sequences) => (await runner.scoreSequences(sequences)).scores);
+    loaded = { engine, frames, runner, progressTokens, progress: progressScore, policyBytes };
     return {
       policy: { backend: engine.backend, numParameters: policy.model.layout.numParameters, encoding: `${String(policy.meta.encoding)}${policy.meta.octants === true ? ' + octants' : ''}` },
       progress: { backend: runner.backend, reason: runner.reason, numParameters: progress.model.layout.numParameters },
@@ -82,6 +101,37 @@ const api: RobotWorkerApi = {
     return rollouts.map((_, k) => Array.from(scores.subarray(k * PROGRESS_FRAMES, (k + 1) * PROGRESS_FRAMES)));
   },
 
+  async trainStart(config) {
+    const { frames, progress, policyBytes } = need();
+    await stopRun();
+    const engine = CpuEngine.fromModel(loadCheckpoint(policyBytes.slice(0)).model);
+    try {
+      run = { trainer: new RobotTrainer(config, { engine, frames, progress }), engine };
+    } catch (e) {
+      await engine.dispose();
+      throw e;
+    }
+  },
+
+  async trainStep(onProgress) {
+    if (!run) throw new Error('robot: start a run first');
+    if (!onProgress) return run.trainer.step();
+    const remote = onProgress as Comlink.Remote<(p: RobotStepProgress) => void>;
+    try {
+      // Fire and forget, as the policy worker's sampling: the page's answer is not waited for.
+      return await run.trainer.step((p) => void Promise.resolve(remote(p)).catch(() => undefined));
+    } finally {
+      remote[Comlink.releaseProxy]();
+    }
+  },
+
+  async evaluate(statesPerTask) {
+    const { engine, frames } = need();
+    const evaluation = await evaluateRobotPolicy(run ? run.engine : engine, frames, { statesPerTask });
+    return { of: run ? 'run' : 'committed', steps: run ? run.trainer.stepsTaken : 0, evaluation };
+  },
+
+  trainStop: stopRun,
   release,
 };
 
