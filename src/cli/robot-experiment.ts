@@ -1,11 +1,14 @@
 // npm run experiment -- --domain robot --presets robot-grpo-sparse,robot-wmrl --seeds 1,2 --steps 5
-//   [--B 8 --G 4] [--horizon 96] [--eval-states 2] [--eval-temperature 0] [--lr X] [--dense-reward delta|final|max]
+//   [--B 8 --G 4] [--horizon 96] [--eval-states 2] [--eval-temperature 1] [--eval-trials 4] [--lr X] [--dense-reward delta|final|max]
+//   [--normalise per-rollout|constant]
 //   [--out results/robot-experiment] [--policy results/robot-bc/policy.ckpt] [--progress-model results/robot-progress/progress-model.ckpt]
 //   [--threads 1] [--force] [--quick]
 //
 // The robot domain's headless runner (issue 24): Node and the CPU engine, no browser. Per (preset,
 // seed) it starts from the committed behaviour-cloning policy, trains (src/embodied/robot-trainer.ts)
-// and evaluates greedily on the fixed held-out set (robot-evaluation.ts). Each run writes
+// and evaluates on the fixed held-out set (robot-evaluation.ts), by default sampled at temperature 1
+// with 4 rollouts per initial state on draws fixed by the seed (the authors sample 8 per state; greedy
+// decoding of this policy loops on actions that leave the scene unchanged; --eval-temperature 0 is greedy). Each run writes
 // <out>/runs/<preset>-seed<seed>.json; after every run <out>/runs.csv is rewritten from the run files
 // on disk. A run whose file exists with the same request is skipped unless --force; a failed run is
 // recorded as <preset>-seed<seed>.failed.json and retried next time; the other runs continue.
@@ -20,6 +23,7 @@ import { loadProgressModel } from '../embodied/progress-scorer.ts';
 import { ROBOT_PRESET_IDS, robotPresetConfig, type RobotPresetId } from '../embodied/robot-presets.ts';
 import { isRobotRunResult, runRobot, type RobotRunRequest, type RobotRunResult } from '../embodied/robot-run.ts';
 import { robotTokenBudget, type RobotTrainerConfig } from '../embodied/robot-trainer.ts';
+import { LOSS_NORMALISATIONS, type LossNormalisation } from '../embodied/rollout-loss-weights.ts';
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 
@@ -30,7 +34,9 @@ export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options
   --B N --G N            initial states a step, rollouts per state (default 8 and 4)
   --horizon N            actions an episode may take, in training and evaluation (default 96)
   --eval-states K        held-out initial states per task in the evaluation (default 2: 40 training-task and 10 held-out-task episodes)
-  --eval-temperature T   0 (default): greedy evaluation; > 0 samples
+  --eval-temperature T   1 (default): sampled evaluation; 0: greedy (one rollout per state)
+  --eval-trials N        rollouts per held-out initial state when sampling (default 4; 1 when greedy)
+  --normalise M          ${LOSS_NORMALISATIONS.join(' | ')}: how rollouts weigh in the loss (default: the preset's, per-rollout)
   --lr X                 policy learning rate (default: the preset's)
   --dense-reward M       ${DENSE_REWARD_MODES.join(' | ')} (default delta)
   --policy FILE          starting policy (default results/robot-bc/policy.ckpt)
@@ -38,7 +44,7 @@ export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options
   --threads N            onnxruntime threads (default 1)
   --out DIR              output folder (default results/robot-experiment)
   --force                rerun runs whose result exists
-  --quick                tiny check: robot-grpo-sparse and robot-wmrl, seed 1, 2 steps, B 2, G 2, horizon 48, eval-states 1`;
+  --quick                tiny check: robot-grpo-sparse and robot-wmrl, seed 1, 2 steps, B 2, G 2, horizon 48, eval-states 1, eval-trials 1`;
 
 export interface RobotExperimentOptions {
   presets: RobotPresetId[];
@@ -46,6 +52,7 @@ export interface RobotExperimentOptions {
   overrides: Partial<RobotTrainerConfig>;
   evalStates: number;
   evalTemperature: number;
+  evalTrials: number;
   policy: string;
   progressModel: string;
   threads: number;
@@ -67,7 +74,7 @@ export function parseRobotOptions(argv: string[], root: string): RobotExperiment
     args: argv,
     options: {
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, G: { type: 'string' }, n: { type: 'string' },
-      horizon: { type: 'string' }, 'eval-states': { type: 'string' }, 'eval-temperature': { type: 'string' }, lr: { type: 'string' }, 'dense-reward': { type: 'string' },
+      horizon: { type: 'string' }, 'eval-states': { type: 'string' }, 'eval-temperature': { type: 'string' }, 'eval-trials': { type: 'string' }, normalise: { type: 'string' }, lr: { type: 'string' }, 'dense-reward': { type: 'string' },
       policy: { type: 'string' }, 'progress-model': { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' },
       quick: { type: 'boolean' }, help: { type: 'boolean' },
     },
@@ -104,14 +111,22 @@ export function parseRobotOptions(argv: string[], root: string): RobotExperiment
     if (!(DENSE_REWARD_MODES as readonly string[]).includes(values['dense-reward'])) throw new RobotUsageError(`--dense-reward must be one of ${DENSE_REWARD_MODES.join(', ')}, got ${JSON.stringify(values['dense-reward'])}`);
     overrides.denseReward = values['dense-reward'] as DenseRewardMode;
   }
-  const evalTemperature = values['eval-temperature'] === undefined ? 0 : Number(values['eval-temperature']);
+  if (values.normalise !== undefined) {
+    if (!(LOSS_NORMALISATIONS as readonly string[]).includes(values.normalise)) throw new RobotUsageError(`--normalise must be one of ${LOSS_NORMALISATIONS.join(', ')}, got ${JSON.stringify(values.normalise)}`);
+    overrides.normalise = values.normalise as LossNormalisation;
+  }
+  const evalTemperature = values['eval-temperature'] === undefined ? 1 : Number(values['eval-temperature']);
   if (!(Number.isFinite(evalTemperature) && evalTemperature >= 0)) throw new RobotUsageError(`--eval-temperature must be >= 0, got ${JSON.stringify(values['eval-temperature'])}`);
+  const trialsFlag = positiveInt(values['eval-trials'], '--eval-trials');
+  if (evalTemperature === 0 && trialsFlag !== undefined && trialsFlag > 1) throw new RobotUsageError('--eval-trials: a greedy evaluation (--eval-temperature 0) repeats itself; give 1 or sample');
+  const evalTrials = evalTemperature === 0 ? 1 : trialsFlag ?? (quick ? 1 : 4);
   return {
     presets: presets as RobotPresetId[],
     seeds,
     overrides,
     evalStates: positiveInt(values['eval-states'], '--eval-states') ?? (quick ? 1 : 2),
     evalTemperature,
+    evalTrials,
     policy: resolve(root, values.policy ?? 'results/robot-bc/policy.ckpt'),
     progressModel: resolve(root, values['progress-model'] ?? 'results/robot-progress/progress-model.ckpt'),
     threads: positiveInt(values.threads, '--threads') ?? 1,
@@ -153,7 +168,7 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
   mkdirSync(runsDir, { recursive: true });
   const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start, CPU engine (onnxruntime-web wasm, ${o.threads} thread${o.threads === 1 ? '' : 's'})`;
   const sample = robotPresetConfig('robot-wmrl', o.overrides);
-  log(`robot experiment: ${o.presets.length} presets x ${o.seeds.length} seeds; B ${sample.groupsPerStep} x G ${sample.groupSize} = ${sample.groupsPerStep * sample.groupSize} rollouts a step, horizon ${sample.horizon} (at most ${robotTokenBudget(sample)} action tokens a step), ${sample.steps} steps, lr ${sample.lr}; evaluation ${o.evalTemperature === 0 ? 'greedy' : `at temperature ${o.evalTemperature}`} on ${o.evalStates} held-out state(s) per task; policy ${policy.model.config.nLayers} layers d ${policy.model.config.dModel}; ${machine}`);
+  log(`robot experiment: ${o.presets.length} presets x ${o.seeds.length} seeds; B ${sample.groupsPerStep} x G ${sample.groupSize} = ${sample.groupsPerStep * sample.groupSize} rollouts a step, horizon ${sample.horizon} (at most ${robotTokenBudget(sample)} action tokens a step), ${sample.steps} steps, lr ${sample.lr}; loss normalisation ${sample.normalise ?? 'constant'}; evaluation ${o.evalTemperature === 0 ? 'greedy' : `at temperature ${o.evalTemperature}, ${o.evalTrials} rollout(s) per state`} on ${o.evalStates} held-out state(s) per task; policy ${policy.model.config.nLayers} layers d ${policy.model.config.dModel}; ${machine}`);
   const progress = await loadProgressModel(progressBytes, { prefer: 'wasm', numThreads: o.threads });
   const outcomes: RunOutcome[] = [];
   try {
@@ -162,7 +177,7 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
         const file = join(runsDir, `${preset}-seed${seed}.json`);
         const failed = join(runsDir, `${preset}-seed${seed}.failed.json`);
         const config = robotPresetConfig(preset, { ...o.overrides, seed });
-        const request: RobotRunRequest = { preset, seed, config, evaluation: { statesPerTask: o.evalStates, temperature: o.evalTemperature }, policySha256, progressSha256 };
+        const request: RobotRunRequest = { preset, seed, config, evaluation: { statesPerTask: o.evalStates, temperature: o.evalTemperature, trials: o.evalTrials }, policySha256, progressSha256 };
         if (!o.force && existsSync(file)) {
           const old = JSON.parse(readFileSync(file, 'utf8')) as unknown;
           if (isRobotRunResult(old) && isDeepStrictEqual(old.request, JSON.parse(JSON.stringify(request)))) {

@@ -41,8 +41,20 @@ export interface ModelPolicyOptions {
   /** 0: greedy */
   temperature: number;
   seed: number;
+  /**
+   * Key each draw by (seed, episode, t) instead of by (seed, call, position among the open episodes),
+   * so two policies sampled from the same starts use the same uniform at the same step of the same
+   * episode whichever episodes are still open (common random numbers: rows compared on the same
+   * draws). Needs items with `episode` (runEpisodes gives it). Off: the draws training has always used.
+   */
+  drawsByEpisode?: boolean;
   /** Sees every decision: the item asked about, the decoded token and the action taken. */
   onAction?: (item: { task: RobotTask; state: SceneState; t: number }, token: number, action: Action) => void;
+}
+
+function episodeOf(item: { episode?: number }): number {
+  if (item.episode === undefined) throw new Error('modelPolicy: drawsByEpisode needs each item\'s episode index (runEpisodes gives it)');
+  return item.episode;
 }
 
 /** A batch policy that decodes one token a step for every open episode in one engine call. */
@@ -51,7 +63,7 @@ export function modelPolicy(engine: PolicyEngine, frames: PolicyFrameTokens, opt
   return async (items) => {
     call++;
     const prompts = items.map(({ task, state }) => policyPrompt(frames, task, state));
-    const out = await engine.sample(prompts, { maxNewTokens: 1, temperature: options.temperature, rngs: items.map((_, k) => mulberry32(deriveSeed(options.seed, 7, call, k))) });
+    const out = await engine.sample(prompts, { maxNewTokens: 1, temperature: options.temperature, rngs: items.map((item, k) => mulberry32(options.drawsByEpisode ? deriveSeed(options.seed, 8, episodeOf(item), item.t) : deriveSeed(options.seed, 7, call, k))) });
     return out.map((o, k) => {
       const token = o.tokens[0];
       const action = actionOfToken(token) ?? 'release';

@@ -7,6 +7,8 @@
 //   temperature 1 (the paper's embodied sampling), dense reward 'delta' (the authors' default)
 //   the coding base's optimiser (AdamW, no weight decay, clip 1, one epoch, no KL) and advantages
 //   ('mean'), lr 2e-4 as there
+//   every rollout weighs the same in the loss whatever its length ('per-rollout', as the authors'
+//   embodied trainer: a fixed number of steps sampled per rollout); 'constant' is the switch's other side
 //   32 training initial states a task to draw from (the behaviour-cloning policy saw these)
 //
 //   robot-sft            the starting policy, evaluated only (no step)
@@ -60,6 +62,7 @@ export const ROBOT_BASE: Omit<RobotTrainerConfig, 'name' | 'rho' | 'debias' | 'f
   lr: BASE_CONFIG.lr,
   weightDecay: BASE_CONFIG.weightDecay,
   maxGradNorm: BASE_CONFIG.maxGradNorm,
+  normalise: 'per-rollout',
 };
 
 export function robotPresetById(id: string): RobotPreset {

@@ -12,7 +12,8 @@ export interface RobotRunRequest {
   preset: string;
   seed: number;
   config: RobotTrainerConfig;
-  evaluation: { statesPerTask: number; temperature: number };
+  /** trials: rollouts per initial state when sampling (absent: 1, as requests before sampled evaluation had trials). */
+  evaluation: { statesPerTask: number; temperature: number; trials?: number };
   /** sha256 of the policy checkpoint and of the progress model the run started from. */
   policySha256: string;
   progressSha256: string;

@@ -7,7 +7,9 @@
 //      the simulator's success is y, given to the method on the anchor groups only
 //   5. MethodState.score: calibration, rewards, advantages, fusion, per-rollout coefficients
 //   6. the RL batch: every step of a rollout is one sequence [prompt] [action token], carrying its
-//      rollout's coefficient; Z = B * G * horizon, constant for the run
+//      rollout's coefficient, weighed by config.normalise (rollout-loss-weights.ts): 'constant'
+//      (Z = B * G * horizon, the default when absent) or 'per-rollout' (each rollout's steps share
+//      its coefficient, Z = B * G)
 //   7. the policy update (updatePolicy, the one the coding policy port uses)
 //
 // Why a loop of its own rather than domain-free ports under src/training's Trainer: that loop's
@@ -38,6 +40,7 @@ import type { Action } from './kinematics.ts';
 import { HORIZON, runEpisodes } from './rollout.ts';
 import type { SceneState } from './scene.ts';
 import { frameIndices, DENSE_REWARD_MODES, type DenseRewardMode } from './shaping.ts';
+import { LOSS_NORMALISATIONS, rolloutLossWeights, type LossNormalisation } from './rollout-loss-weights.ts';
 import type { ScoredRollout } from './scored-rollout.ts';
 import { TRAIN_TASKS, type RobotTask } from './tasks.ts';
 
@@ -61,6 +64,8 @@ export interface RobotTrainerConfig extends MethodSwitches {
   lr: number;
   weightDecay: number;
   maxGradNorm: number;
+  /** How rollouts weigh in the loss (rollout-loss-weights.ts); absent: 'constant', as runs before the switch. */
+  normalise?: LossNormalisation;
 }
 
 export function validateRobotTrainerConfig(c: RobotTrainerConfig): void {
@@ -79,6 +84,7 @@ export function validateRobotTrainerConfig(c: RobotTrainerConfig): void {
   if (!(c.lr > 0)) fail(`lr must be positive, got ${c.lr}`);
   if (!(c.weightDecay >= 0)) fail(`weightDecay must be >= 0, got ${c.weightDecay}`);
   if (!(c.maxGradNorm >= 0)) fail(`maxGradNorm must be >= 0, got ${c.maxGradNorm}`);
+  if (c.normalise !== undefined && !LOSS_NORMALISATIONS.includes(c.normalise)) fail(`normalise must be one of ${LOSS_NORMALISATIONS.join(', ')}, got ${String(c.normalise)}`);
 }
 
 /** Z: the action-token budget of one step, constant for the run (every rollout may use the horizon). */
@@ -323,10 +329,16 @@ export class RobotTrainer {
     const result = this.method.score(s, y);
 
     // 6. The RL batch: one sequence per rollout step, the prompt then the sampled token (masked in),
-    //    each carrying its rollout's coefficient. A sequence whose coefficient is 0 adds exactly 0 to
-    //    the gradient (one epoch, no KL), so it is left out; one is kept when all are 0, so the
-    //    optimiser still takes its step as in the coding loop.
-    const coefficientOf = (k: number) => result.coefficients[Math.floor(k / G)][k % G];
+    //    each carrying its rollout's weight (its coefficient, or that over its length: config.normalise).
+    //    A sequence whose weight is 0 adds exactly 0 to the gradient (one epoch, no KL), so it is left
+    //    out; one is kept when all are 0, so the optimiser still takes its step as in the coding loop.
+    const weights = rolloutLossWeights(
+      episodes.map((_, k) => result.coefficients[Math.floor(k / G)][k % G]),
+      episodes.map((e) => e.actions.length),
+      c.horizon,
+      c.normalise ?? 'constant',
+    );
+    const coefficientOf = (k: number) => weights.stepWeight[k];
     const context = engine.config.contextLength;
     const sequences: { tokens: number[]; programStart: number }[] = [];
     const coefficients: number[] = [];
@@ -351,7 +363,7 @@ export class RobotTrainer {
       coefficients.push(0);
     }
     const batch = makeSequenceBatch(sequences);
-    const normalizer = robotTokenBudget(c);
+    const normalizer = weights.normalizer;
 
     // 7. The update, through the same function as the coding policy port.
     onProgress?.({ phase: 'update', sequences: batch.B });

@@ -64,7 +64,8 @@ export function replay(initial: SceneState, actions: readonly Action[]): SceneSt
 }
 
 /** Chooses the next action of several episodes at once (a model samples a batch in one call). */
-export type BatchPolicy = (items: readonly { task: RobotTask; state: SceneState; t: number }[]) => Promise<readonly Action[]>;
+/** `episode`: the index of the item's episode among runEpisodes' starts, so a sampler can key its draws by (episode, t). */
+export type BatchPolicy = (items: readonly { task: RobotTask; state: SceneState; t: number; episode?: number }[]) => Promise<readonly Action[]>;
 
 /**
  * Runs episodes side by side, asking the policy for one action of every unfinished episode per call,
@@ -75,7 +76,7 @@ export async function runEpisodes(starts: readonly { task: RobotTask; initial: S
   for (let t = 0; t < horizon; t++) {
     const open = starts.map((_, i) => i).filter((i) => !episodes[i].success);
     if (open.length === 0) break;
-    const actions = await policy(open.map((i) => ({ task: starts[i].task, state: episodes[i].states[t], t })));
+    const actions = await policy(open.map((i) => ({ task: starts[i].task, state: episodes[i].states[t], t, episode: i })));
     if (actions.length !== open.length) throw new RangeError(`the policy answered ${actions.length} actions for ${open.length} episodes`);
     open.forEach((i, k) => {
       const e = episodes[i];

@@ -18,7 +18,7 @@ const tmp = () => {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const options = (out: string, extra: string[] = []): RobotExperimentOptions => {
-  const o = parseRobotOptions(['--presets', 'robot-sft,robot-wmrl', '--steps', '1', '--B', '2', '--G', '2', '--horizon', '12', '--eval-states', '1', '--out', out, ...extra], root);
+  const o = parseRobotOptions(['--presets', 'robot-sft,robot-wmrl', '--steps', '1', '--B', '2', '--G', '2', '--horizon', '12', '--eval-states', '1', '--eval-trials', '2', '--out', out, ...extra], root);
   if (o === 'help') throw new Error('unexpected help');
   return o;
 };
@@ -30,6 +30,18 @@ describe('the robot experiment runner', () => {
     expect(() => parseRobotOptions(['--G', '1'], root)).toThrow(RobotUsageError);
     expect(() => parseRobotOptions(['--dense-reward', 'sum'], root)).toThrow(/--dense-reward must be one of delta, final, max/);
     expect(() => parseRobotOptions(['--seeds', '1,1'], root)).toThrow(/each seed once/);
+    expect(() => parseRobotOptions(['--normalise', 'sum'], root)).toThrow(/--normalise must be one of constant, per-rollout/);
+    expect(() => parseRobotOptions(['--eval-temperature', '0', '--eval-trials', '4'], root)).toThrow(/greedy evaluation .* repeats itself/);
+    expect(() => parseRobotOptions(['--eval-trials', '0'], root)).toThrow(/--eval-trials must be a positive integer/);
+  });
+
+  it('evaluates sampled (temperature 1, 4 trials) by default; greedy on request takes one trial; --normalise reaches the config', () => {
+    const o = parseRobotOptions([], root);
+    if (o === 'help') throw new Error('unexpected help');
+    expect([o.evalTemperature, o.evalTrials]).toEqual([1, 4]);
+    const g = parseRobotOptions(['--eval-temperature', '0', '--normalise', 'constant'], root);
+    if (g === 'help') throw new Error('unexpected help');
+    expect([g.evalTemperature, g.evalTrials, g.overrides.normalise]).toEqual([0, 1, 'constant']);
   });
 
   it('writes a run file per run, skips finished runs, reruns a changed request, and is deterministic', async () => {
@@ -40,8 +52,11 @@ describe('the robot experiment runner', () => {
     const wmrl = read(join(out, 'runs/robot-wmrl-seed1.json'));
     expect(wmrl.steps).toHaveLength(1);
     expect(wmrl.steps[0].groups.filter((g) => g.anchor)).toHaveLength(1);
-    expect(wmrl.evaluation.trainTasksHeldoutStates.episodes).toBe(20);
-    expect(wmrl.evaluation.heldoutTasksHeldoutStates.episodes).toBe(5);
+    // sampled by default, 2 trials per held-out state
+    expect([wmrl.evaluation.temperature, wmrl.evaluation.trials]).toEqual([1, 2]);
+    expect(wmrl.evaluation.trainTasksHeldoutStates.episodes).toBe(40);
+    expect(wmrl.evaluation.heldoutTasksHeldoutStates.episodes).toBe(10);
+    expect(wmrl.request.config.normalise).toBe('per-rollout');
     expect(read(join(out, 'runs/robot-sft-seed1.json')).steps).toHaveLength(0);
     expect(readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
 

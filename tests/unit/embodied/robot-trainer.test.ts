@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EgocentricFrameTokens } from '../../../src/embodied/egocentric-frame-tokens.ts';
 import { FrameTokenizer, actionOfToken } from '../../../src/embodied/frame-tokens.ts';
 import { behaviourCloningExamples } from '../../../src/embodied/policy-data.ts';
-import { policyPrompt } from '../../../src/embodied/policy-model.ts';
+import { initialScene } from '../../../src/embodied/layout.ts';
+import { modelPolicy, policyPrompt } from '../../../src/embodied/policy-model.ts';
+import { evaluateRobotPolicy } from '../../../src/embodied/robot-evaluation.ts';
 import { loadProgressModel, type ProgressScorer } from '../../../src/embodied/progress-scorer.ts';
 import { renderScene } from '../../../src/embodied/renderer.ts';
 import { ROBOT_PRESETS, robotPresetConfig } from '../../../src/embodied/robot-presets.ts';
@@ -63,12 +65,12 @@ describe('robot presets', () => {
 });
 
 describe('the robot RL step', () => {
-  it('feeds MethodState (the coding loop\'s class) s for every rollout and y on the anchor group only, and updates every rollout step with its rollout\'s coefficient', async () => {
+  it.each(['per-rollout', 'constant'] as const)('feeds MethodState (the coding loop\'s class) s for every rollout and y on the anchor group only, and updates every rollout step with its rollout\'s coefficient (normalised %s)', async (normalise) => {
     const engine = CpuEngine.fromModel(model, { numThreads: 1 });
     const score = vi.spyOn(MethodState.prototype, 'score');
     const update = vi.spyOn(engine, 'update');
     try {
-      const config = small('robot-wmrl');
+      const config = small('robot-wmrl', { normalise });
       const trainer = new RobotTrainer(config, { engine, frames, progress: progress.score });
       // The very class the coding loop builds, configured by the same function.
       expect(trainer.methodState).toBeInstanceOf(MethodState);
@@ -97,7 +99,9 @@ describe('the robot RL step', () => {
         }
         // The update: one sequence per step of every rollout with a non-zero coefficient, prompt then sampled token.
         const [batch, objective] = update.mock.calls[step] as unknown as [SequenceBatch, Extract<Objective, { kind: 'rl' }>];
-        const expected = rollouts.filter((r) => r.coefficient !== 0).flatMap((r) => r.tokens.map((tok, t) => ({ tokens: [...policyPrompt(frames, TRAIN_TASKS.find((x) => x.id === r.taskId)!, r.states[t]), tok], c: r.coefficient })));
+        // per-rollout: each step carries coefficient / the rollout's length, so a rollout weighs the same whatever its length
+        const weightOf = (r: (typeof rollouts)[number]) => (normalise === 'per-rollout' ? r.coefficient / r.tokens.length : r.coefficient);
+        const expected = rollouts.filter((r) => r.coefficient !== 0).flatMap((r) => r.tokens.map((tok, t) => ({ tokens: [...policyPrompt(frames, TRAIN_TASKS.find((x) => x.id === r.taskId)!, r.states[t]), tok], c: weightOf(r) })));
         if (expected.length === 0) {
           // Every coefficient 0 (e.g. a calibrator fitted on anchors that all failed maps every s to 0):
           // the optimiser still steps, on one sequence that adds nothing.
@@ -109,7 +113,8 @@ describe('the robot RL step', () => {
           expect(Array.from(objective.weights)).toEqual(expected.map((e) => e.c));
           expected.forEach((e, b) => expect(Array.from(batch.tokens.slice(b * batch.T, b * batch.T + e.tokens.length))).toEqual(e.tokens));
         }
-        expect(objective.normalizer).toBe(robotTokenBudget(config));
+        expect(objective.normalizer).toBe(normalise === 'per-rollout' ? config.groupsPerStep * config.groupSize : robotTokenBudget(config));
+        expect(record.batch.normalizer).toBe(objective.normalizer);
         expect(record.batch.sequences).toBe(expected.length);
       }
       expect(nonZeroSteps).toBeGreaterThan(0);
@@ -167,7 +172,7 @@ describe('the robot RL step', () => {
 
   it('a run is a pure function of its request: two runs agree exactly (timings aside), another seed differs', async () => {
     const request = (seed: number): RobotRunRequest => ({
-      preset: 'robot-wmrl', seed, config: small('robot-wmrl', { seed }), evaluation: { statesPerTask: 1, temperature: 0 }, policySha256: 'test', progressSha256: 'test',
+      preset: 'robot-wmrl', seed, config: small('robot-wmrl', { seed }), evaluation: { statesPerTask: 1, temperature: 1, trials: 2 }, policySha256: 'test', progressSha256: 'test',
     });
     const once = async (seed: number) => {
       const engine = CpuEngine.fromModel(model, { numThreads: 1 });
@@ -181,4 +186,47 @@ describe('the robot RL step', () => {
     expect(await once(1)).toEqual(a);
     expect(await once(2)).not.toEqual(a);
   }, 240_000);
+});
+
+describe('held-out evaluation', () => {
+  it('samples `trials` rollouts per initial state and counts every one; greedy stays available and takes one', async () => {
+    const engine = CpuEngine.fromModel(model, { numThreads: 1 });
+    try {
+      const sampled = await evaluateRobotPolicy(engine, frames, { statesPerTask: 1, temperature: 1, trials: 3, seed: 5, horizon: 6 });
+      expect([sampled.trials, sampled.trainTasksHeldoutStates.episodes, sampled.heldoutTasksHeldoutStates.episodes]).toEqual([3, 60, 15]);
+      expect(Object.values(sampled.trainTasksHeldoutStates.byTask).every((x) => x.endsWith('/3'))).toBe(true);
+      // the same seed gives the same draws, hence the same evaluation (timings aside)
+      const again = await evaluateRobotPolicy(engine, frames, { statesPerTask: 1, temperature: 1, trials: 3, seed: 5, horizon: 6 });
+      expect({ ...again, ms: 0 }).toEqual({ ...sampled, ms: 0 });
+      const greedy = await evaluateRobotPolicy(engine, frames, { statesPerTask: 1, horizon: 6 });
+      expect([greedy.temperature, greedy.trials, greedy.trainTasksHeldoutStates.episodes]).toEqual([0, 1, 20]);
+      await expect(evaluateRobotPolicy(engine, frames, { statesPerTask: 1, temperature: 0, trials: 2 })).rejects.toThrow(/trials must be 1 at temperature 0/);
+      await expect(evaluateRobotPolicy(engine, frames, { statesPerTask: 1, temperature: 1, trials: 0 })).rejects.toThrow(/trials must be a positive integer/);
+    } finally {
+      await engine.dispose();
+    }
+  }, 120_000);
+
+  it('draws keyed by episode: an episode gets the same draws whichever other episodes are open (common random numbers)', async () => {
+    const engine = CpuEngine.fromModel(model, { numThreads: 1 });
+    try {
+      const [a, b] = TRAIN_TASKS;
+      const item = (task: typeof a, episode: number, t: number) => ({ task, state: initialScene(task, 'heldout', 0), t, episode });
+      const actionsOf5 = async (withOther: boolean) => {
+        const policy = modelPolicy(engine, frames, { temperature: 1, seed: 11, drawsByEpisode: true });
+        const out: string[] = [];
+        for (let t = 0; t < 24; t++) {
+          const items = withOther ? [item(b, 9, t), item(a, 5, t)] : [item(a, 5, t)];
+          out.push((await policy(items)).at(-1)!);
+        }
+        return out;
+      };
+      const alone = await actionsOf5(false);
+      expect(await actionsOf5(true)).toEqual(alone);
+      expect(new Set(alone).size).toBeGreaterThan(1); // sampled, not a constant answer
+      await expect(modelPolicy(engine, frames, { temperature: 1, seed: 1, drawsByEpisode: true })([{ task: a, state: initialScene(a, 'heldout', 0), t: 0 }])).rejects.toThrow(/episode index/);
+    } finally {
+      await engine.dispose();
+    }
+  }, 120_000);
 });
