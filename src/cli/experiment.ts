@@ -127,6 +127,7 @@ function parseOptions(argv: string[]): Options {
     process.exit(0);
   }
   const quick = values.quick === true;
+  if (values['report-only'] && values.force) throw new UsageError('--report-only runs nothing, so --force has nothing to rerun');
   const known = new Set<string>(PRESETS.map((p) => p.id));
   const presetList = (values.presets ?? (quick ? 'grpo-all-real,wmrl' : 'grpo-all-real,world-model-only,wmrl')).split(',').map((s) => s.trim()).filter(Boolean);
   for (const p of presetList) if (!known.has(p)) throw new UsageError(`unknown preset ${JSON.stringify(p)} (known: ${[...known].join(', ')})`);
@@ -403,6 +404,7 @@ function splitDomain(argv: readonly string[]): { domain: 'coding' | 'robot'; res
     if (a === '--domain' || a.startsWith('--domain=')) {
       if (domain !== undefined) throw new UsageError('--domain: give it once');
       domain = a === '--domain' ? argv[++i] : a.slice('--domain='.length);
+      if (domain === undefined || domain === '' || domain.startsWith('--')) throw new UsageError('--domain needs a value: coding or robot');
       continue;
     }
     rest.push(a);
@@ -475,7 +477,6 @@ async function main(): Promise<void> {
     return `${rest.length} run(s) remain${left === null ? '' : `, about ${formatDuration(left)} left`}: ${names.slice(0, 8).join(', ')}${names.length > 8 ? `, and ${names.length - 8} more` : ''}`;
   };
   if (todo.length > 0) console.log(`experiment: ${remainingLine(0)}`);
-  if (opts.reportOnly && opts.force) throw new UsageError('--report-only runs nothing, so --force has nothing to rerun');
   if (todo.length > 0 && !opts.reportOnly) {
     await verifyModels(opts.models, 'source');
     ensureFreshDist({ force: opts.build, log: console.log });

@@ -33,7 +33,7 @@ export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options
   --steps N              training steps per run (default: the preset's)
   --B N --G N            initial states a step, rollouts per state (default 8 and 4)
   --horizon N            actions an episode may take, in training and evaluation (default 96)
-  --eval-states K        held-out initial states per task in the evaluation (default 2: 40 training-task and 10 held-out-task episodes)
+  --eval-states K        held-out initial states per task in the evaluation (default 2: 160 training-task and 40 held-out-task rollouts at the default 4 trials; 40 and 10 greedy)
   --eval-temperature T   1 (default): sampled evaluation; 0: greedy (one rollout per state)
   --eval-trials N        rollouts per held-out initial state when sampling (default 4; 1 when greedy)
   --normalise M          ${LOSS_NORMALISATIONS.join(' | ')}: how rollouts weigh in the loss (default: the preset's, per-rollout)

@@ -2,7 +2,8 @@
 // its first run) as data, and its decision from run files. The primary test stands alone; family A
 // (the paper's claims on the authors' rules) and family B (our one-switch variants, exploratory) are
 // each Holm-corrected over their own tests, with p from the paired t-test of the per-seed values
-// (two-sided; against 1 for a ratio). A test of family A holds when its adjusted p is below 0.05 with
+// (two-sided; against 1 for a ratio), over every test the family names (one without a p counts as
+// p = 1). A test of family A holds when its adjusted p is below 0.05 with
 // the mean on the claim's side, fails when it is below 0.05 on the other side, and is undecided
 // otherwise; family B reports differences, never verdicts.
 import { pairedComparison, type MetricKey, type PairedComparison } from './aggregate.ts';
@@ -84,7 +85,9 @@ export function decideMainTable(runs: readonly RunResult[], tests: readonly Main
   const adjusted = new Map<MainTableTest, number | null>();
   for (const family of ['A', 'B'] as const) {
     const members = compared.filter((x) => x.t.family === family);
-    holmAdjust(members.map((x) => x.p)).forEach((q, i) => adjusted.set(members[i].t, q));
+    // m is the whole family: a test without a p yet (a row not run, one seed) counts as p = 1, so a
+    // table decided in pieces is never corrected over fewer tests than its plan names.
+    holmAdjust(members.map((x) => x.p ?? 1)).forEach((q, i) => adjusted.set(members[i].t, members[i].p === null ? null : q));
   }
   return compared.map(({ t, comparison, p }) => {
     const pHolm = t.family === 'primary' ? p : adjusted.get(t) ?? null;

@@ -135,4 +135,17 @@ const api: RobotWorkerApi = {
   release,
 };
 
-Comlink.expose(api);
+// One call at a time: every call shares one onnxruntime instance (its runs must not overlap) and a
+// training step must not be interleaved with a rollout or an evaluation; the page's buttons are not
+// the only guard. A call waits for the one before it, whether that one succeeded or failed.
+let queue: Promise<unknown> = Promise.resolve();
+function serial<A extends unknown[], R>(f: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return (...args) => {
+    const next = queue.then(() => f(...args), () => f(...args));
+    queue = next.catch(() => undefined);
+    return next;
+  };
+}
+const serialApi = Object.fromEntries(Object.entries(api).map(([k, f]) => [k, serial(f as (...a: unknown[]) => Promise<unknown>)])) as unknown as RobotWorkerApi;
+
+Comlink.expose(serialApi);

@@ -46,8 +46,9 @@ describe('the main table, decided by its plan', () => {
     const decided = decideMainTable(runs);
     const a = decided.filter((t) => t.family === 'A');
     expect(a.map((t) => t.id)).toEqual(['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'A9']);
-    // the adjustment is Holm's over the family's own p values
-    expect(a.map((t) => t.pHolm)).toEqual(holmAdjust(a.map((t) => t.p)));
+    // the adjustment is Holm's over the whole family: a test without a p counts as 1 and reports none
+    expect(a.map((t) => t.pHolm)).toEqual(holmAdjust(a.map((t) => t.p ?? 1)).map((q, i) => (a[i].p === null ? null : q)));
+    expect(a.find((t) => t.id === 'A4')!.pHolm).toBeNull();
     expect(a.find((t) => t.id === 'A1')!.p).toBe(tTestP(seeds.map((s) => 400 / (100 + s)), 1));
     expect(a.find((t) => t.id === 'A1')!.verdict).toBe('holds');
     expect(a.find((t) => t.id === 'A2')!.verdict).toBe('holds');
@@ -60,6 +61,18 @@ describe('the main table, decided by its plan', () => {
     expect(a8.verdict).toBe('holds');
     // family B: exploratory, no verdict, adjusted within its own family only
     expect(decided.filter((t) => t.family === 'B').every((t) => t.verdict === null)).toBe(true);
+  });
+
+  it('a table decided in pieces is corrected over the whole family, not over the tests run so far', () => {
+    const seeds = [1, 2, 3, 4];
+    const runs = [
+      ...seeds.map((s) => trained('paper-grpo-all-real', s, [50, 50, 50, 50 + s])),
+      ...seeds.map((s) => trained('paper-world-model-only', s, [40, 40, 40, 42 - s * 1.5])),
+    ];
+    const a2 = test(runs, 'A2');
+    expect(a2.p!).toBeGreaterThan(0);
+    // the only family-A test with a p so far: multiplied by the family's 9 tests, not by 1
+    expect(a2.pHolm).toBeCloseTo(Math.min(1, 9 * a2.p!), 12);
   });
 
   it('a p just under 0.05 alone does not survive the family: Holm multiplies it', () => {
