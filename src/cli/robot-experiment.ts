@@ -13,7 +13,6 @@
 // on disk. A run whose file exists with the same request is skipped unless --force; a failed run is
 // recorded as <preset>-seed<seed>.failed.json and retried next time; the other runs continue.
 
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +25,7 @@ import { robotTokenBudget, type RobotTrainerConfig } from '../embodied/robot-tra
 import { LOSS_NORMALISATIONS, type LossNormalisation } from '../embodied/rollout-loss-weights.ts';
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
+import { sha256Hex } from '../pipeline/manifest.ts';
 
 export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options]
   --presets a,b,c        presets (default robot-sft,robot-grpo-sparse,robot-wmrl; known: ${ROBOT_PRESET_IDS.join(', ')})
@@ -140,7 +140,6 @@ function readModelFile(path: string, what: string): Uint8Array {
   return new Uint8Array(readFileSync(path));
 }
 
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 export type RunOutcome = { preset: RobotPresetId; seed: number; status: 'ran' | 'skipped' | 'failed'; file: string; error?: string };
 
@@ -162,8 +161,8 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
   const policyBytes = readModelFile(o.policy, 'the policy checkpoint');
   const progressBytes = readModelFile(o.progressModel, 'the progress model');
   const policy = readRobotPolicy(policyBytes);
-  const policySha256 = sha256(policyBytes);
-  const progressSha256 = sha256(progressBytes);
+  const policySha256 = sha256Hex(policyBytes);
+  const progressSha256 = sha256Hex(progressBytes);
   const runsDir = join(o.out, 'runs');
   mkdirSync(runsDir, { recursive: true });
   const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start, CPU engine (onnxruntime-web wasm, ${o.threads} thread${o.threads === 1 ? '' : 's'})`;
