@@ -175,7 +175,11 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
       for (const preset of o.presets) {
         const file = join(runsDir, `${preset}-seed${seed}.json`);
         const failed = join(runsDir, `${preset}-seed${seed}.failed.json`);
-        const config = robotPresetConfig(preset, { ...o.overrides, seed });
+        // The SFT row never trains: only what its evaluation reads (the horizon) enters its request, so a
+        // change of lr, B, G or the loss weights does not rerun it.
+        const config = preset === 'robot-sft'
+          ? robotPresetConfig(preset, { seed, ...(o.overrides.horizon !== undefined ? { horizon: o.overrides.horizon } : {}) })
+          : robotPresetConfig(preset, { ...o.overrides, seed });
         const request: RobotRunRequest = { preset, seed, config, evaluation: { statesPerTask: o.evalStates, temperature: o.evalTemperature, trials: o.evalTrials }, policySha256, progressSha256 };
         if (!o.force && existsSync(file)) {
           const old = JSON.parse(readFileSync(file, 'utf8')) as unknown;
