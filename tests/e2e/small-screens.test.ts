@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { useServedApp } from './browser';
 
-const VIEWS = ['#/', '#/paper', '#/train', '#/playground'];
+const VIEWS = ['#/', '#/paper', '#/train', '#/train?domain=robot', '#/playground'];
 
 describe('every view at 390 px', () => {
   const app = useServedApp({ webgpu: false });
