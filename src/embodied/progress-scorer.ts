@@ -32,11 +32,17 @@ export function progressScorer(frames: FrameTokenizer, score: (sequences: number
 
 /** The committed progress model from its checkpoint bytes, on an ONNX runner; release() frees it. */
 export async function loadProgressModel(bytes: Uint8Array | ArrayBuffer, options: WorldModelRunnerOptions = {}): Promise<{ score: ProgressScorer; release: () => Promise<void> }> {
+  const { runner, score } = await openProgressModel(bytes, options);
+  return { score, release: () => runner.release() };
+}
+
+/** The same, with its runner, frame tokenizer and size, for a caller that also scores token sequences itself (the page's robot worker). */
+export async function openProgressModel(bytes: Uint8Array | ArrayBuffer, options: WorldModelRunnerOptions = {}): Promise<{ score: ProgressScorer; runner: WorldModelRunner; frames: FrameTokenizer; numParameters: number }> {
   const { model, meta } = loadCheckpoint(bytes);
   if (meta.kind !== 'robot-progress') throw new Error(`not a robot progress model checkpoint (its kind is ${JSON.stringify(meta.kind)}, expected "robot-progress")`);
   const frames = FrameTokenizer.fromJSON(meta.frameTokenizer);
   if (frames.vocabSize !== model.config.vocabSize) throw new Error(`progress model: its frame tokenizer has ${frames.vocabSize} tokens, the model ${model.config.vocabSize}`);
   // The runner scores token sequences directly; its text tokenizer is never used for them.
   const runner = await WorldModelRunner.create(exportWorldModel(model, 'initializers'), new Tokenizer([]), model.config, options);
-  return { score: progressScorer(frames, async (seqs) => (await runner.scoreSequences(seqs)).scores), release: () => runner.release() };
+  return { score: progressScorer(frames, async (seqs) => (await runner.scoreSequences(seqs)).scores), runner, frames, numParameters: model.layout.numParameters };
 }

@@ -7,17 +7,15 @@ import { FrameTokenizer } from '../embodied/frame-tokens.ts';
 import { policyFrameTokensOf } from '../embodied/policy-frame-tokens.ts';
 import { modelPolicy, type PolicyFrameTokens } from '../embodied/policy-model.ts';
 import { progressFrameSequences } from '../embodied/progress-frames.ts';
-import { progressScorer, type ProgressScorer } from '../embodied/progress-scorer.ts';
+import { openProgressModel, type ProgressScorer } from '../embodied/progress-scorer.ts';
 import { evaluateRobotPolicy } from '../embodied/robot-evaluation.ts';
 import { RobotTrainer, type RobotStepProgress } from '../embodied/robot-trainer.ts';
 import { runEpisodes } from '../embodied/rollout.ts';
 import { PROGRESS_FRAMES } from '../embodied/shaping.ts';
 import { taskById } from '../embodied/tasks.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
-import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
+import type { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import { loadCheckpoint } from '../model/checkpoint.ts';
-import { exportWorldModel } from '../model/onnx/export.ts';
-import { Tokenizer } from '../model/tokenizer.ts';
 import type { RobotWorkerApi, RobotWorkerInfo } from './robot-api';
 
 interface Loaded {
@@ -62,17 +60,12 @@ const api: RobotWorkerApi = {
     const policyBytes = request.policy.slice(0);
     const policy = loadCheckpoint(request.policy);
     const frames = policyFrameTokensOf(policy.meta);
-    const progress = loadCheckpoint(request.progress);
-    if (progress.meta.kind !== 'robot-progress') throw new Error(`not a robot progress model (kind ${JSON.stringify(progress.meta.kind)})`);
-    const progressTokens = FrameTokenizer.fromJSON(progress.meta.frameTokenizer);
-    // The runner scores token sequences directly; its text tokenizer is never used for them.
-    const runner = await WorldModelRunner.create(exportWorldModel(progress.model, 'initializers'), new Tokenizer([]), progress.model.config, { prefer: 'wasm' });
+    const { runner, frames: progressTokens, score: progressScore, numParameters } = await openProgressModel(request.progress, { prefer: 'wasm' });
     const engine = CpuEngine.fromModel(policy.model);
-    const progressScore = progressScorer(progressTokens, async (sequences) => (await runner.scoreSequences(sequences)).scores);
     loaded = { engine, frames, runner, progressTokens, progress: progressScore, policyBytes };
     return {
       policy: { backend: engine.backend, numParameters: policy.model.layout.numParameters, encoding: `${String(policy.meta.encoding)}${policy.meta.octants === true ? ' + octants' : ''}` },
-      progress: { backend: runner.backend, reason: runner.reason, numParameters: progress.model.layout.numParameters },
+      progress: { backend: runner.backend, reason: runner.reason, numParameters },
     };
   },
 
