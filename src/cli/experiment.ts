@@ -31,6 +31,7 @@ import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { ensureFreshDist, launchChromium, serveDist } from './browser-session.ts';
 import { curveSvg } from './curve-svg.ts';
 import { readVerifiedModels } from './model-files.ts';
+import { optionalPositiveInt } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -101,12 +102,7 @@ class UsageError extends Error {
   }
 }
 
-function positiveInt(v: string | undefined, flag: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(v)}`);
-  return n;
-}
+const positiveInt = (v: string | undefined, flag: string) => optionalPositiveInt(v, flag, UsageError);
 
 function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({

@@ -26,6 +26,7 @@ import { LOSS_NORMALISATIONS, type LossNormalisation } from '../embodied/rollout
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
+import { optionalPositiveInt } from './cli-input.ts';
 
 export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options]
   --presets a,b,c        presets (default robot-sft,robot-grpo-sparse,robot-wmrl; known: ${ROBOT_PRESET_IDS.join(', ')})
@@ -62,12 +63,7 @@ export interface RobotExperimentOptions {
 
 export class RobotUsageError extends Error {}
 
-function positiveInt(v: string | undefined, flag: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new RobotUsageError(`${flag} must be a positive integer, got ${JSON.stringify(v)}`);
-  return n;
-}
+const positiveInt = (v: string | undefined, flag: string) => optionalPositiveInt(v, flag, RobotUsageError);
 
 export function parseRobotOptions(argv: string[], root: string): RobotExperimentOptions | 'help' {
   const { values } = parseArgs({
