@@ -85,4 +85,23 @@ describe('robot train panel (#/train?domain=robot)', () => {
     expect(await page.textContent('[data-testid=robot-eval-result]')).toMatch(/the run's policy after 1 steps, greedy, held-out states 0\.\.0:\s+training tasks \d+ of 20,\s+held-out tasks \d+ of 5/);
     expect(errors).toEqual([]);
   }, 900_000);
+
+  it('a link reopens the form with its run settings, an edit goes back into the URL, and Stop stops after the step in progress', async () => {
+    const { page, errors } = await openView(app, '#/train?domain=robot&rt.preset=robot-grpo-sparse&rt.seed=5&rt.B=1&rt.G=2&rt.steps=3', { width: 1280, height: 1000 });
+    await page.waitForFunction(() => /Progress model: [\d,]+ parameters/.test(document.querySelector('[data-testid="robot-models"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    expect(await page.inputValue('[data-testid=robot-train-preset]')).toBe('robot-grpo-sparse');
+    expect([await page.inputValue('[data-testid=robot-train-seed]'), await page.inputValue('[data-testid=robot-train-b]'), await page.inputValue('[data-testid=robot-train-g]'), await page.inputValue('[data-testid=robot-train-steps]')]).toEqual(['5', '1', '2', '3']);
+    await page.fill('[data-testid=robot-train-seed]', '6');
+    await page.waitForFunction(() => location.hash.includes('rt.seed=6'), undefined, { timeout: 10_000 });
+
+    await page.click('[data-testid=robot-train-start]');
+    await page.waitForFunction(() => /step 1: rollouts, decoding step/.test(document.querySelector('[data-testid="robot-train-progress"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    await page.click('[data-testid=robot-train-stop]');
+    expect(await page.textContent('[data-testid=robot-train-progress]')).toMatch(/^stopping after this step; /);
+    // The run ends after the step that was running: Start comes back with one step of three done.
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="robot-train-start"]') as HTMLButtonElement).disabled, undefined, { timeout: 400_000 });
+    expect(await page.textContent('[data-testid=robot-train-counter]')).toBe('robot-grpo-sparse, seed 6, B 1 x G 2: step 1 of 3');
+    expect(await page.locator('[data-testid=robot-train-rollout]').count()).toBe(2);
+    expect(errors).toEqual([]);
+  }, 600_000);
 });

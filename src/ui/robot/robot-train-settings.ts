@@ -4,6 +4,7 @@
 // headless base's B 8. Bad input gets a sentence naming the field, and builds nothing.
 import { ROBOT_BASE, ROBOT_PRESETS, robotPresetConfig, type RobotPresetId } from '../../embodied/robot-presets';
 import { validateRobotTrainerConfig, type RobotTrainerConfig } from '../../embodied/robot-trainer';
+import { readChoice, readNumber } from '../url-state';
 
 /** The presets that train (robot-sft is the starting policy itself: Evaluate shows it before a run starts). */
 export const TRAINABLE_ROBOT_PRESETS = ROBOT_PRESETS.filter((p) => p.switchesFrom !== null);
@@ -43,4 +44,33 @@ export function robotTrainConfig(form: RobotTrainForm): RobotTrainConfigResult {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
   return { ok: true, config };
+}
+
+// The form's place in the URL, beside the view's `r.` keys: `rt.` keys, so that a link reopens the
+// panel with the same run settings (a run itself is not in the URL: Start reruns it, deterministically).
+const TRAIN_KEYS: Record<keyof RobotTrainForm, string> = { preset: 'rt.preset', seed: 'rt.seed', groupsPerStep: 'rt.B', groupSize: 'rt.G', lr: 'rt.lr', steps: 'rt.steps' };
+
+/** The form a URL asks for; a hand-edited value out of range falls back to its default. */
+export function robotTrainFormFromParams(params: URLSearchParams): RobotTrainForm {
+  const d = ROBOT_TRAIN_DEFAULTS;
+  const L = ROBOT_TRAIN_LIMITS;
+  return {
+    preset: readChoice(params, TRAIN_KEYS.preset, TRAINABLE_ROBOT_PRESETS.map((p) => p.id), d.preset),
+    seed: readNumber(params, TRAIN_KEYS.seed, { min: 0, max: 2 ** 31 - 1, integer: true }, d.seed),
+    groupsPerStep: readNumber(params, TRAIN_KEYS.groupsPerStep, { min: 1, max: L.groupsPerStep, integer: true }, d.groupsPerStep),
+    groupSize: readNumber(params, TRAIN_KEYS.groupSize, { min: 2, max: L.groupSize, integer: true }, d.groupSize),
+    lr: readNumber(params, TRAIN_KEYS.lr, { min: Number.MIN_VALUE, max: 0.1 }, d.lr),
+    steps: readNumber(params, TRAIN_KEYS.steps, { min: 1, max: L.steps, integer: true }, d.steps),
+  };
+}
+
+/** The form as URL values with their defaults, for router.set (defaults are left out of the URL). */
+export function robotTrainFormParams(form: RobotTrainForm): { values: Record<string, number | string>; defaults: Record<string, number | string> } {
+  const values: Record<string, number | string> = {};
+  const defaults: Record<string, number | string> = {};
+  for (const [k, key] of Object.entries(TRAIN_KEYS) as [keyof RobotTrainForm, string][]) {
+    values[key] = form[k];
+    defaults[key] = ROBOT_TRAIN_DEFAULTS[k];
+  }
+  return { values, defaults };
 }

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { ROBOT_BASE, robotPresetConfig } from '../../../src/embodied/robot-presets.ts';
 import type { RobotGroupRecord, RobotRollout, RobotStepRecord } from '../../../src/embodied/robot-trainer.ts';
 import { HORIZON } from '../../../src/embodied/rollout.ts';
-import { ROBOT_TRAIN_DEFAULTS, TRAINABLE_ROBOT_PRESETS, robotTrainConfig } from '../../../src/ui/robot/robot-train-settings.ts';
+import { ROBOT_TRAIN_DEFAULTS, ROBOT_TRAIN_LIMITS, TRAINABLE_ROBOT_PRESETS, robotTrainConfig, robotTrainFormFromParams, robotTrainFormParams } from '../../../src/ui/robot/robot-train-settings.ts';
+import { ROBOT_DEFAULTS, robotSettingsParams } from '../../../src/ui/robot/robot-settings.ts';
+import { paramOf } from '../../../src/ui/url-state.ts';
 import { methodNumbers, rolloutGroups, seriesOf, stepPoint } from '../../../src/ui/robot/robot-train-view.ts';
 
 describe('the train form', () => {
@@ -68,6 +70,50 @@ function record(groups: RobotGroupRecord[], over: Partial<RobotStepRecord> = {})
     ...over,
   };
 }
+
+describe('the train form in the URL', () => {
+  const urlOf = (values: Record<string, number | string>, defaults: Record<string, number | string>) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(values)) {
+      const p = paramOf(v, defaults[k]);
+      if (p !== null) q.set(k, p);
+    }
+    return q;
+  };
+
+  it('defaults leave the URL empty; its keys are rt.-prefixed, so none is the rollout view\'s or the coding view\'s', () => {
+    const { values, defaults } = robotTrainFormParams(ROBOT_TRAIN_DEFAULTS);
+    expect(urlOf(values, defaults).toString()).toBe('');
+    expect(Object.keys(values).every((k) => k.startsWith('rt.'))).toBe(true);
+    const viewKeys = Object.keys(robotSettingsParams(ROBOT_DEFAULTS).values);
+    expect(Object.keys(values).some((k) => viewKeys.includes(k))).toBe(false);
+    expect(robotTrainFormFromParams(new URLSearchParams('seed=9&r.seed=4&steps=3&B=2'))).toEqual(ROBOT_TRAIN_DEFAULTS);
+  });
+
+  it('round-trips any form the panel accepts (property)', () => {
+    fc.assert(fc.property(
+      fc.record({
+        preset: fc.constantFrom(...TRAINABLE_ROBOT_PRESETS.map((p) => p.id)),
+        seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        groupsPerStep: fc.integer({ min: 1, max: ROBOT_TRAIN_LIMITS.groupsPerStep }),
+        groupSize: fc.integer({ min: 2, max: ROBOT_TRAIN_LIMITS.groupSize }),
+        lr: fc.double({ min: 1e-7, max: 0.1, noNaN: true }),
+        steps: fc.integer({ min: 1, max: ROBOT_TRAIN_LIMITS.steps }),
+      }),
+      (form) => {
+        expect(robotTrainConfig(form).ok).toBe(true);
+        const { values, defaults } = robotTrainFormParams(form);
+        expect(robotTrainFormFromParams(urlOf(values, defaults))).toEqual(form);
+      },
+    ));
+  });
+
+  it('a hand-edited value the panel would refuse falls back to its default, field by field', () => {
+    const got = robotTrainFormFromParams(new URLSearchParams('rt.preset=robot-sft&rt.seed=-1&rt.B=99&rt.G=1&rt.lr=0&rt.steps=2.5'));
+    expect(got).toEqual(ROBOT_TRAIN_DEFAULTS);
+    expect(robotTrainFormFromParams(new URLSearchParams('rt.preset=robot-grpo-sparse&rt.G=8&rt.lr=0.001'))).toEqual({ ...ROBOT_TRAIN_DEFAULTS, preset: 'robot-grpo-sparse', groupSize: 8, lr: 0.001 });
+  });
+});
 
 describe('a step on the chart', () => {
   it('mean s over every rollout; g(s) only when the run debiases; steps count from 1', () => {
