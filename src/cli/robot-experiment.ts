@@ -15,7 +15,7 @@
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { readRobotPolicy } from '../embodied/policy-checkpoint.ts';
 import { loadProgressModel } from '../embodied/progress-scorer.ts';
@@ -25,6 +25,7 @@ import { robotTokenBudget, type RobotTrainerConfig } from '../embodied/robot-tra
 import { LOSS_NORMALISATIONS, type LossNormalisation } from '../embodied/rollout-loss-weights.ts';
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
+import { decideRobotTable, robotTableMarkdown, summariseRobotRows } from '../experiments/robot-table.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt } from './cli-input.ts';
 
@@ -45,6 +46,7 @@ export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options
   --threads N            onnxruntime threads (default 1)
   --out DIR              output folder (default results/robot-experiment)
   --force                rerun runs whose result exists
+  --report-only          run nothing: rewrite runs.csv, summary.md and summary.json from the run files on disk
   --quick                tiny check: robot-grpo-sparse and robot-wmrl, seed 1, 2 steps, B 2, G 2, horizon 48, eval-states 1, eval-trials 1`;
 
 export interface RobotExperimentOptions {
@@ -59,6 +61,9 @@ export interface RobotExperimentOptions {
   threads: number;
   out: string;
   force: boolean;
+  reportOnly: boolean;
+  /** The command that runs the plan, recorded in summary.md (without --report-only). */
+  command: string;
 }
 
 export class RobotUsageError extends Error {}
@@ -72,12 +77,13 @@ export function parseRobotOptions(argv: string[], root: string): RobotExperiment
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, G: { type: 'string' }, n: { type: 'string' },
       horizon: { type: 'string' }, 'eval-states': { type: 'string' }, 'eval-temperature': { type: 'string' }, 'eval-trials': { type: 'string' }, normalise: { type: 'string' }, lr: { type: 'string' }, 'dense-reward': { type: 'string' },
       policy: { type: 'string' }, 'progress-model': { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' },
-      quick: { type: 'boolean' }, help: { type: 'boolean' },
+      quick: { type: 'boolean' }, help: { type: 'boolean' }, 'report-only': { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
   });
   if (values.help) return 'help';
+  if (values['report-only'] && values.force) throw new RobotUsageError('--report-only runs nothing, so --force has nothing to rerun');
   const quick = values.quick === true;
   const presets = (values.presets ?? (quick ? 'robot-grpo-sparse,robot-wmrl' : 'robot-sft,robot-grpo-sparse,robot-wmrl')).split(',').map((s) => s.trim()).filter(Boolean);
   for (const p of presets) if (!(ROBOT_PRESET_IDS as readonly string[]).includes(p)) throw new RobotUsageError(`unknown robot preset ${JSON.stringify(p)} (known: ${ROBOT_PRESET_IDS.join(', ')})`);
@@ -128,6 +134,8 @@ export function parseRobotOptions(argv: string[], root: string): RobotExperiment
     threads: positiveInt(values.threads, '--threads') ?? 1,
     out: resolve(values.out ?? (quick ? 'results/robot-quick' : 'results/robot-experiment')),
     force: values.force === true,
+    reportOnly: values['report-only'] === true,
+    command: `npm run experiment -- --domain robot ${argv.filter((a) => a !== '--report-only').map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim(),
   };
 }
 
@@ -150,6 +158,18 @@ function runsCsv(runs: readonly RobotRunResult[]): string {
       e.heldoutTasksHeldoutStates.successes, e.heldoutTasksHeldoutStates.episodes, trainSuccess, (r.wallMs / 1000).toFixed(1)].join(',');
   });
   return [head, ...rows].join('\n') + '\n';
+}
+
+/** runs.csv, summary.md and summary.json from the requested runs whose files are on disk. */
+export function writeRobotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command'>): RobotRunResult[] {
+  const runsDir = join(o.out, 'runs');
+  const onDisk = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, `${p}-seed${s}.json`))).filter(existsSync)
+    .map((f) => JSON.parse(readFileSync(f, 'utf8')) as unknown).filter(isRobotRunResult);
+  mkdirSync(o.out, { recursive: true });
+  writeFileSync(join(o.out, 'runs.csv'), runsCsv(onDisk));
+  writeFileSync(join(o.out, 'summary.md'), robotTableMarkdown(onDisk, o.command));
+  writeFileSync(join(o.out, 'summary.json'), JSON.stringify({ command: o.command, rows: summariseRobotRows(onDisk), tests: decideRobotTable(onDisk) }, null, 2) + '\n');
+  return onDisk;
 }
 
 /** Runs every (preset, seed) not already on disk; `log` hears progress lines. */
@@ -204,9 +224,7 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
         } finally {
           await engine.dispose();
         }
-        const onDisk = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, `${p}-seed${s}.json`))).filter(existsSync)
-          .map((f) => JSON.parse(readFileSync(f, 'utf8')) as unknown).filter(isRobotRunResult);
-        writeFileSync(join(o.out, 'runs.csv'), runsCsv(onDisk));
+        writeRobotTables(o);
       }
     }
   } finally {
@@ -226,6 +244,11 @@ export async function robotExperimentMain(argv: string[], root: string): Promise
   }
   if (o === 'help') {
     console.log(ROBOT_USAGE);
+    return 0;
+  }
+  if (o.reportOnly) {
+    const runs = writeRobotTables(o);
+    console.log(`robot experiment: ${runs.length} run file(s) read, nothing run; wrote ${join(o.out, 'summary.md')}`);
     return 0;
   }
   try {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRobotOptions, runRobotExperiment, RobotUsageError, type RobotExperimentOptions } from '../../src/cli/robot-experiment.ts';
+import { parseRobotOptions, runRobotExperiment, RobotUsageError, writeRobotTables, type RobotExperimentOptions } from '../../src/cli/robot-experiment.ts';
 import { robotRunBehaviour, type RobotRunResult } from '../../src/embodied/robot-run.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -33,6 +33,7 @@ describe('the robot experiment runner', () => {
     expect(() => parseRobotOptions(['--normalise', 'sum'], root)).toThrow(/--normalise must be one of constant, per-rollout/);
     expect(() => parseRobotOptions(['--eval-temperature', '0', '--eval-trials', '4'], root)).toThrow(/greedy evaluation .* repeats itself/);
     expect(() => parseRobotOptions(['--eval-trials', '0'], root)).toThrow(/--eval-trials must be a positive integer/);
+    expect(() => parseRobotOptions(['--report-only', '--force'], root)).toThrow(/--report-only runs nothing/);
   });
 
   it('evaluates sampled (temperature 1, 4 trials) by default; greedy on request takes one trial; --normalise reaches the config', () => {
@@ -59,6 +60,18 @@ describe('the robot experiment runner', () => {
     expect(wmrl.request.config.normalise).toBe('per-rollout');
     expect(read(join(out, 'runs/robot-sft-seed1.json')).steps).toHaveLength(0);
     expect(readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
+    // The table is rewritten after every run: both rows, the plan's tests, the command that ran them.
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(summary).toMatch(/^\| robot-wmrl \| 1 \| /m);
+    expect(summary).toMatch(/^\| robot-sft \| 1 \| /m);
+    expect(summary).toMatch(/^\| primary \| robot-wmrl - robot-grpo-sparse \| 0 \|.*\| not run \|$/m);
+    expect(summary).toContain('`npm run experiment -- --domain robot --presets robot-sft,robot-wmrl --steps 1');
+    // --report-only rewrites the same tables from the files alone, recording the plan's command, not itself.
+    const reportOnly = parseRobotOptions(['--presets', 'robot-sft,robot-wmrl', '--steps', '1', '--B', '2', '--G', '2', '--horizon', '12', '--eval-states', '1', '--eval-trials', '2', '--out', out, '--report-only'], root);
+    if (reportOnly === 'help') throw new Error('unexpected help');
+    expect(reportOnly.reportOnly).toBe(true);
+    expect(writeRobotTables(reportOnly)).toHaveLength(2);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(summary);
 
     const again = await runRobotExperiment(options(out), quiet);
     expect(again.map((x) => x.status)).toEqual(['skipped', 'skipped']);

@@ -1,0 +1,177 @@
+// The robot domain's table (issue 24; its plan in docs/results.md, "The robot table: plan", committed
+// before its first run) as data, and its decision from run files. The endpoint: held-out success x100
+// over every evaluation rollout (the training tasks' held-out initial states and the held-out tasks,
+// pooled), paired by seed. The primary test stands alone: robot-wmrl - robot-grpo-sparse, two-sided
+// paired t; it holds when the whole 95% interval is above 0, fails when it is below. Family R (Holm
+// over all its tests; a test without a p yet counts as p = 1) decides as the main table's family A.
+import type { RobotRunResult } from '../embodied/robot-run.ts';
+import type { Verdict } from './claims.ts';
+import { tInterval, type MeanInterval } from './interval.ts';
+import { holmAdjust, tTestP } from './multiplicity.ts';
+
+export const ROBOT_TABLE_ROWS = ['robot-sft', 'robot-grpo-sparse', 'robot-progress-only', 'robot-wmrl', 'robot-neither', 'robot-debias-only', 'robot-fusion-only'] as const;
+export const ROBOT_FAMILY_ALPHA = 0.05;
+
+/** The paper's Table 3 (LIBERO-Long, MiniVLA-1B) where it gives a row; progress-only from the authors' README (SFT + 1.8). */
+export const PAPER_TABLE_3: Partial<Record<(typeof ROBOT_TABLE_ROWS)[number], { value: number; source: string }>> = {
+  'robot-sft': { value: 37.4, source: 'Table 3' },
+  'robot-grpo-sparse': { value: 38.3, source: 'Table 3' },
+  'robot-progress-only': { value: 39.2, source: "authors' README: SFT + 1.8" },
+  'robot-wmrl': { value: 41.2, source: 'Table 3' },
+};
+
+export interface RobotRunMetrics {
+  /** The endpoint: successes over every evaluation rollout of both sets, x100. */
+  heldOut: number;
+  trainTasksHeldoutStates: number;
+  heldoutTasks: number;
+  /** Mean training success of the run's steps, x100; null for the SFT row. */
+  training: number | null;
+}
+
+export function robotRunMetrics(r: RobotRunResult): RobotRunMetrics {
+  const a = r.evaluation.trainTasksHeldoutStates;
+  const b = r.evaluation.heldoutTasksHeldoutStates;
+  return {
+    heldOut: (100 * (a.successes + b.successes)) / (a.episodes + b.episodes),
+    trainTasksHeldoutStates: (100 * a.successes) / a.episodes,
+    heldoutTasks: (100 * b.successes) / b.episodes,
+    training: r.steps.length === 0 ? null : (100 * r.steps.reduce((s, x) => s + x.successRate, 0)) / r.steps.length,
+  };
+}
+
+export interface RobotTableTest {
+  id: string;
+  family: 'primary' | 'R';
+  a: string;
+  b: string;
+  /** The side the paper's numbers put a on. */
+  direction: 'greater';
+  statement: string;
+}
+
+const test = (id: string, family: RobotTableTest['family'], a: string, b: string, statement: string): RobotTableTest => ({ id, family, a, b, direction: 'greater', statement });
+
+export const ROBOT_TABLE_TESTS: readonly RobotTableTest[] = [
+  test('primary', 'primary', 'robot-wmrl', 'robot-grpo-sparse', 'WMRL (dense progress + one sparse anchor group, both corrections) beats GRPO on the sparse success'),
+  test('R1', 'R', 'robot-progress-only', 'robot-grpo-sparse', 'the dense progress reward alone beats the sparse success alone'),
+  test('R2', 'R', 'robot-wmrl', 'robot-neither', 'the corrections together add to dense + anchors without them'),
+  test('R3', 'R', 'robot-wmrl', 'robot-debias-only', 'fusion adds to debiasing alone'),
+  test('R4', 'R', 'robot-wmrl', 'robot-fusion-only', 'debiasing adds to fusion alone'),
+  ...ROBOT_TABLE_ROWS.filter((p) => p !== 'robot-sft').map((p, i) => test(`R${i + 5}`, 'R', p, 'robot-sft', `${p} moves the policy above SFT`)),
+];
+
+export interface RobotComparison {
+  seeds: number[];
+  /** a - b per paired seed, on the endpoint. */
+  perSeed: number[];
+  interval: MeanInterval | null;
+}
+
+export interface DecidedRobotTest extends RobotTableTest {
+  comparison: RobotComparison;
+  p: number | null;
+  /** Holm-adjusted within family R; the primary test's own p. */
+  pHolm: number | null;
+  verdict: Verdict;
+}
+
+/** a - b on the endpoint, seed by seed, over the seeds where both ran. */
+export function robotComparison(runs: readonly RobotRunResult[], a: string, b: string, level = 0.95): RobotComparison {
+  const at = (preset: string, seed: number) => runs.find((r) => r.request.preset === preset && r.request.seed === seed);
+  const seeds = [...new Set(runs.map((r) => r.request.seed))].sort((x, y) => x - y).filter((s) => at(a, s) && at(b, s));
+  const perSeed = seeds.map((s) => robotRunMetrics(at(a, s)!).heldOut - robotRunMetrics(at(b, s)!).heldOut);
+  return { seeds, perSeed, interval: perSeed.length > 0 ? tInterval(perSeed, level) : null };
+}
+
+function verdictOf(c: RobotComparison, significant: boolean | null): Verdict {
+  if (c.seeds.length === 0) return 'not run';
+  const iv = c.interval;
+  if (!iv || iv.low === null || iv.high === null || significant === null) return 'undecided';
+  if (!significant) return 'undecided';
+  return iv.mean > 0 ? 'holds' : 'fails';
+}
+
+export function decideRobotTable(runs: readonly RobotRunResult[], tests: readonly RobotTableTest[] = ROBOT_TABLE_TESTS, level = 0.95): DecidedRobotTest[] {
+  const compared = tests.map((t) => {
+    const comparison = robotComparison(runs, t.a, t.b, level);
+    return { t, comparison, p: tTestP(comparison.perSeed) };
+  });
+  const family = compared.filter((x) => x.t.family === 'R');
+  const adjusted = new Map<RobotTableTest, number | null>();
+  holmAdjust(family.map((x) => x.p ?? 1)).forEach((q, i) => adjusted.set(family[i].t, family[i].p === null ? null : q));
+  return compared.map(({ t, comparison, p }) => {
+    if (t.family === 'primary') {
+      // The interval alone decides the primary test (equivalent to p < 0.05 two-sided).
+      const iv = comparison.interval;
+      const significant = iv && iv.low !== null && iv.high !== null ? iv.low > 0 || iv.high < 0 : null;
+      return { ...t, comparison, p, pHolm: p, verdict: verdictOf(comparison, significant) };
+    }
+    const pHolm = adjusted.get(t) ?? null;
+    return { ...t, comparison, p, pHolm, verdict: verdictOf(comparison, pHolm === null ? null : pHolm < ROBOT_FAMILY_ALPHA) };
+  });
+}
+
+export interface RobotRowSummary {
+  preset: string;
+  seeds: number[];
+  heldOut: MeanInterval | null;
+  trainTasksHeldoutStates: MeanInterval | null;
+  heldoutTasks: MeanInterval | null;
+  training: MeanInterval | null;
+  /** Median wall seconds of a run (training and evaluation). */
+  medianWallS: number | null;
+}
+
+export function summariseRobotRows(runs: readonly RobotRunResult[], rows: readonly string[] = ROBOT_TABLE_ROWS, level = 0.95): RobotRowSummary[] {
+  return rows.map((preset) => {
+    const mine = runs.filter((r) => r.request.preset === preset).sort((x, y) => x.request.seed - y.request.seed);
+    const m = mine.map(robotRunMetrics);
+    const iv = (xs: (number | null)[]) => {
+      const v = xs.filter((x): x is number => x !== null);
+      return v.length > 0 ? tInterval(v, level) : null;
+    };
+    const walls = mine.map((r) => r.wallMs / 1000).sort((x, y) => x - y);
+    return {
+      preset, seeds: mine.map((r) => r.request.seed),
+      heldOut: iv(m.map((x) => x.heldOut)), trainTasksHeldoutStates: iv(m.map((x) => x.trainTasksHeldoutStates)), heldoutTasks: iv(m.map((x) => x.heldoutTasks)), training: iv(m.map((x) => x.training)),
+      medianWallS: walls.length === 0 ? null : walls.length % 2 ? walls[(walls.length - 1) / 2] : (walls[walls.length / 2 - 1] + walls[walls.length / 2]) / 2,
+    };
+  });
+}
+
+const f1 = (x: number) => x.toFixed(1);
+const cell = (iv: MeanInterval | null): string => (iv === null ? '-' : iv.low === null ? `${f1(iv.mean)} (1 seed)` : `${f1(iv.mean)} [${f1(iv.low)}, ${f1(iv.high!)}]`);
+const pOf = (p: number | null): string => (p === null ? '-' : p < 0.001 ? '< 0.001' : p.toFixed(3));
+
+/** summary.md of a robot experiment: the rows beside the paper's Table 3, then every planned test. */
+export function robotTableMarkdown(runs: readonly RobotRunResult[], command: string): string {
+  const rows = summariseRobotRows(runs);
+  const decided = decideRobotTable(runs);
+  const first = runs[0];
+  const lines = [
+    '# Robot table (issue 24)',
+    '',
+    `Generated from ${runs.length} run file(s) by \`${command}\`. Plan: docs/results.md, "The robot table: plan".`,
+    first ? `Evaluation: ${first.request.evaluation.statesPerTask} held-out initial state(s) per task, ${first.request.evaluation.temperature === 0 ? 'greedy' : `sampled at temperature ${first.request.evaluation.temperature}, ${first.request.evaluation.trials ?? 1} rollout(s) each`}, the same states and draws for every row at a seed.` : '',
+    '',
+    'Held-out success x100, mean over seeds [95% t interval]; the endpoint pools both held-out sets.',
+    '',
+    '| row | seeds | held-out success (endpoint) | training tasks, held-out states | held-out tasks | training success (steps) | paper | median wall s |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => {
+      const paper = PAPER_TABLE_3[r.preset as (typeof ROBOT_TABLE_ROWS)[number]];
+      return `| ${r.preset} | ${r.seeds.length} | ${cell(r.heldOut)} | ${cell(r.trainTasksHeldoutStates)} | ${cell(r.heldoutTasks)} | ${cell(r.training)} | ${paper ? `${paper.value} (${paper.source})` : '-'} | ${r.medianWallS === null ? '-' : r.medianWallS.toFixed(0)} |`;
+    }),
+    '',
+    'Tests (difference a - b on the endpoint, paired by seed; two-sided t; family R Holm-corrected over all its tests, a test without a p counting as 1):',
+    '',
+    '| test | a - b | seeds | difference [95% CI] | p | p (Holm) | verdict |',
+    '|---|---|---|---|---|---|---|',
+    ...decided.map((d) => `| ${d.id} | ${d.a} - ${d.b} | ${d.comparison.seeds.length} | ${cell(d.comparison.interval)} | ${pOf(d.p)} | ${d.family === 'primary' ? '(alone)' : pOf(d.pHolm)} | ${d.verdict} |`),
+    '',
+    ...decided.map((d) => `- ${d.id}: ${d.statement}.`),
+    '',
+  ];
+  return lines.filter((l, i) => !(l === '' && lines[i - 1] === '')).join('\n');
+}

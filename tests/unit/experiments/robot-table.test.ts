@@ -1,0 +1,90 @@
+// The robot table's decision from run files (docs/results.md, "The robot table: plan"): the pooled
+// endpoint, the primary test decided by its interval alone, family R Holm-corrected over every test it
+// names (a test without a p counts as 1), verdicts on the paper's side.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { RobotRunResult } from '../../../src/embodied/robot-run.ts';
+import { ROBOT_TABLE_ROWS, ROBOT_TABLE_TESTS, decideRobotTable, robotRunMetrics, robotTableMarkdown, summariseRobotRows } from '../../../src/experiments/robot-table.ts';
+
+/** A run file with what the table reads: the preset, the seed, its evaluation and its steps' training success. */
+function run(preset: string, seed: number, train: [number, number], heldoutTasks: [number, number], stepsSuccess: number[] = preset === 'robot-sft' ? [] : [0.25, 0.3]): RobotRunResult {
+  return {
+    format: 'wmrl-robot-run', version: 1,
+    request: { preset, seed, evaluation: { statesPerTask: 3, temperature: 1, trials: 4 } },
+    steps: stepsSuccess.map((successRate) => ({ successRate })),
+    evaluation: { statesPerTask: 3, temperature: 1, trials: 4, trainTasksHeldoutStates: { successes: train[0], episodes: train[1], rate: train[0] / train[1], byTask: {} }, heldoutTasksHeldoutStates: { successes: heldoutTasks[0], episodes: heldoutTasks[1], rate: 0, byTask: {} }, ms: 1 },
+    wallMs: 60_000, machine: 'test',
+  } as unknown as RobotRunResult;
+}
+
+describe('the robot table', () => {
+  it('the endpoint pools both held-out sets; training success is the steps\' mean, none for SFT', () => {
+    const m = robotRunMetrics(run('robot-wmrl', 1, [60, 240], [15, 60], [0.2, 0.4]));
+    expect(m.heldOut).toBeCloseTo(25, 12);
+    expect(m.trainTasksHeldoutStates).toBeCloseTo(25, 12);
+    expect(m.heldoutTasks).toBeCloseTo(25, 12);
+    expect(m.training).toBeCloseTo(30, 12);
+    expect(robotRunMetrics(run('robot-sft', 1, [30, 240], [0, 60])).training).toBeNull();
+    expect(robotRunMetrics(run('robot-sft', 1, [30, 240], [0, 60])).heldOut).toBeCloseTo(10, 12);
+  });
+
+  it('plans the primary test and ten family tests: progress alone, wmrl against each correction set, each RL row against SFT', () => {
+    expect(ROBOT_TABLE_TESTS.filter((t) => t.family === 'primary').map((t) => [t.a, t.b])).toEqual([['robot-wmrl', 'robot-grpo-sparse']]);
+    const family = ROBOT_TABLE_TESTS.filter((t) => t.family === 'R');
+    expect(family).toHaveLength(10);
+    expect(family.filter((t) => t.b === 'robot-sft').map((t) => t.a).sort()).toEqual(ROBOT_TABLE_ROWS.filter((p) => p !== 'robot-sft').slice().sort());
+  });
+
+  it('the primary test: holds when the interval is above 0, fails below, undecided across, not run without pairs', () => {
+    const primary = (diffs: number[]) => {
+      const runs = diffs.flatMap((d, i) => [run('robot-wmrl', i + 1, [100 + d * 3, 300], [0, 0] as [number, number]), run('robot-grpo-sparse', i + 1, [100, 300], [0, 0] as [number, number])]);
+      return decideRobotTable(runs.map((r) => ({ ...r, evaluation: { ...r.evaluation, heldoutTasksHeldoutStates: { ...r.evaluation.heldoutTasksHeldoutStates, episodes: 0 } } })) as RobotRunResult[]).find((t) => t.id === 'primary')!;
+    };
+    expect(primary([3, 4, 5, 4, 3]).verdict).toBe('holds');
+    expect(primary([-3, -4, -5, -4, -3]).verdict).toBe('fails');
+    expect(primary([3, -4, 5, -4, 1]).verdict).toBe('undecided');
+    expect(primary([4]).verdict).toBe('undecided');
+    expect(decideRobotTable([]).find((t) => t.id === 'primary')!.verdict).toBe('not run');
+  });
+
+  it('family R is corrected over all ten tests even when only one has run: p 0.004 holds, p 0.006 does not', () => {
+    // R1 alone with two seeds: differences chosen so the t-test p is near the two thresholds.
+    const decideWith = (d1: number, d2: number) => {
+      const runs = [
+        run('robot-progress-only', 1, [100 + d1, 300], [0, 1]), run('robot-grpo-sparse', 1, [100, 300], [0, 1]),
+        run('robot-progress-only', 2, [100 + d2, 300], [0, 1]), run('robot-grpo-sparse', 2, [100, 300], [0, 1]),
+      ];
+      return decideRobotTable(runs).find((t) => t.id === 'R1')!;
+    };
+    const strong = decideWith(30, 30.06);
+    const weak = decideWith(30, 31.5);
+    expect(strong.p! * 10).toBeLessThan(0.05);
+    expect(strong.pHolm).toBeCloseTo(Math.min(1, strong.p! * 10), 12);
+    expect(strong.verdict).toBe('holds');
+    expect(weak.p! * 10).toBeGreaterThan(0.05);
+    expect(weak.verdict).toBe('undecided');
+  });
+
+  it('Holm never lowers a p, and a verdict is never "holds" on the wrong side (property)', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: -30, max: 30 }), { minLength: 2, maxLength: 6 }), fc.array(fc.integer({ min: -30, max: 30 }), { minLength: 2, maxLength: 6 }), (da, db) => {
+      const runs: RobotRunResult[] = [];
+      da.forEach((d, i) => runs.push(run('robot-wmrl', i, [150 + d, 300], [0, 1]), run('robot-sft', i, [150, 300], [0, 1]), run('robot-grpo-sparse', i, [150 + (db[i] ?? 0), 300], [0, 1])));
+      for (const t of decideRobotTable(runs)) {
+        if (t.p !== null && t.pHolm !== null) expect(t.pHolm).toBeGreaterThanOrEqual(t.p - 1e-15);
+        if (t.verdict === 'holds') expect(t.comparison.interval!.mean).toBeGreaterThan(0);
+        if (t.verdict === 'fails') expect(t.comparison.interval!.mean).toBeLessThan(0);
+      }
+    }));
+  });
+
+  it('summary rows in the plan\'s order, each seed once; the markdown carries the paper\'s Table 3 beside', () => {
+    const runs = [1, 2, 3].flatMap((s) => [run('robot-sft', s, [40, 240], [2, 60]), run('robot-wmrl', s, [50 + s, 240], [3, 60])]);
+    const rows = summariseRobotRows(runs);
+    expect(rows.map((r) => r.preset)).toEqual([...ROBOT_TABLE_ROWS]);
+    expect(rows.find((r) => r.preset === 'robot-wmrl')!.seeds).toEqual([1, 2, 3]);
+    expect(rows.find((r) => r.preset === 'robot-neither')!.heldOut).toBeNull();
+    const md = robotTableMarkdown(runs, 'npm run experiment -- --domain robot');
+    expect(md).toMatch(/\| robot-wmrl \| 3 \| [\d.]+ \[[\d.-]+, [\d.-]+\] \|.*\| 41\.2 \(Table 3\) \|/);
+    expect(md).toMatch(/\| R6 \| robot-progress-only - robot-sft \| 0 \| - \| - \| - \| not run \|/);
+  });
+});
