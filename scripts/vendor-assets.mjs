@@ -58,18 +58,25 @@ export function publishResults() {
   const to = join(root, 'public/results');
   mkdirSync(to, { recursive: true });
   const index = [];
+  const robot = [];
   if (existsSync(from)) {
     for (const name of readdirSync(from).sort()) {
       const file = join(from, name, 'summary.json');
       if (!existsSync(file)) continue;
       const summary = JSON.parse(readFileSync(file, 'utf8'));
+      if (summary.format === 'wmrl-robot-table-summary') {
+        // The robot domain's tables (src/experiments/robot-table.ts), listed apart: their rows are not the coding presets.
+        copyFileSync(file, join(to, `${name}.json`));
+        robot.push({ name, file: `${name}.json`, command: summary.command });
+        continue;
+      }
       if (summary.format !== 'wmrl-experiment-summary') continue;
       copyFileSync(file, join(to, `${name}.json`));
       index.push({ name, file: `${name}.json`, command: summary.command, presets: summary.presets.map((p) => p.preset) });
     }
   }
-  writeFileSync(join(to, 'index.json'), JSON.stringify({ format: 'wmrl-results-index', version: 1, results: index }, null, 1) + '\n');
-  return index.length;
+  writeFileSync(join(to, 'index.json'), JSON.stringify({ format: 'wmrl-results-index', version: 1, results: index, robot }, null, 1) + '\n');
+  return index.length + robot.length;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

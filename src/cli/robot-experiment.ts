@@ -25,7 +25,7 @@ import { robotTokenBudget, type RobotTrainerConfig } from '../embodied/robot-tra
 import { LOSS_NORMALISATIONS, type LossNormalisation } from '../embodied/rollout-loss-weights.ts';
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
-import { decideRobotTable, robotTableMarkdown, summariseRobotRows } from '../experiments/robot-table.ts';
+import { robotTableMarkdown, robotTableSummary } from '../experiments/robot-table.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt } from './cli-input.ts';
 
@@ -168,7 +168,7 @@ export function writeRobotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds'
   mkdirSync(o.out, { recursive: true });
   writeFileSync(join(o.out, 'runs.csv'), runsCsv(onDisk));
   writeFileSync(join(o.out, 'summary.md'), robotTableMarkdown(onDisk, o.command));
-  writeFileSync(join(o.out, 'summary.json'), JSON.stringify({ command: o.command, rows: summariseRobotRows(onDisk), tests: decideRobotTable(onDisk) }, null, 2) + '\n');
+  writeFileSync(join(o.out, 'summary.json'), JSON.stringify(robotTableSummary(onDisk, o.command), null, 2) + '\n');
   return onDisk;
 }
 

@@ -3,7 +3,7 @@
 // equal Node's for the same rollout, the dense reward follows the shaping mode, a policy rollout of
 // the committed BC policy runs in the worker and ends as it does in Node, a tampered checkpoint is
 // refused by name, and the companion's robot section reads its figures from the reports.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -23,6 +23,8 @@ import { WorldModelRunner } from '../../src/engine/onnx/world-model-runner.ts';
 import { loadCheckpoint } from '../../src/model/checkpoint.ts';
 import { exportWorldModel } from '../../src/model/onnx/export.ts';
 import { Tokenizer } from '../../src/model/tokenizer.ts';
+import type { RobotTableSummary } from '../../src/experiments/robot-table.ts';
+import { formatInterval } from '../../src/ui/companion/our-results.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const text = async (page: Page, id: string) => (await page.locator(`[data-testid="${id}"]`).first().textContent()) ?? '';
@@ -149,17 +151,35 @@ describe('robot view (#/train?domain=robot)', () => {
     await page.close();
   });
 
-  it('the companion\'s robot section: the paper\'s rows, our figures from the reports, RL rows not measured', async () => {
+  it('the companion\'s robot section: the paper\'s rows, our figures from the reports, our robot table where results/ has one', async () => {
     const report = JSON.parse(readFileSync(resolve(root, 'results/robot-progress/report.json'), 'utf8'));
+    const tableFile = resolve(root, 'results/robot-table/summary.json');
+    const table = existsSync(tableFile) ? (JSON.parse(readFileSync(tableFile, 'utf8')) as RobotTableSummary) : null;
     const { page, errors } = await openView(app, '#/paper?section=robot');
     await page.waitForSelector('[data-testid=robot-progress-table]', { timeout: 60_000 });
+    await page.waitForSelector(table ? '[data-testid=robot-measured]' : '[data-testid=robot-not-measured]', { timeout: 60_000 });
     const paper = await text(page, 'robot-paper-table');
     for (const v of ['37.4', '38.3', '41.2']) expect(paper).toContain(v);
-    expect(paper).toContain('not measured yet');
     const ours = await text(page, 'robot-progress-table');
     expect(ours).toContain(report.heldoutStates.framePearson.toFixed(2));
     expect(ours).toContain(`${report.heldoutTasks.episodes} (${report.heldoutTasks.successes})`);
-    expect(await text(page, 'robot-not-measured')).toContain('not measured yet');
+    if (table) {
+      // Every figure of ours comes from the summary the CLI wrote: the rows, the tests, the primary verdict.
+      const wmrl = table.rows.find((r) => r.preset === 'robot-wmrl')!;
+      if (wmrl.heldOut) expect(paper).toContain(formatInterval(wmrl.heldOut));
+      expect(await page.locator('[data-testid=robot-table] tbody tr').count()).toBe(table.rows.length);
+      expect(await page.locator('[data-testid=robot-table-tests] tbody tr').count()).toBe(table.tests.length);
+      const primary = table.tests.find((t) => t.id === 'primary')!;
+      if (primary.comparison.seeds.length > 0) {
+        expect(await text(page, 'robot-measured')).toContain(`${formatInterval(primary.comparison.interval)} points over ${primary.comparison.seeds.length} seed`);
+        expect(await text(page, 'robot-measured')).toContain(primary.verdict);
+      } else {
+        expect(await text(page, 'robot-measured')).toContain('has no paired seed yet');
+      }
+    } else {
+      expect(paper).toContain('not measured yet');
+      expect(await text(page, 'robot-not-measured')).toContain('not measured yet');
+    }
     expect(await text(page, 'robot-policy-table')).toMatch(/\d+ of 60 \(\d+%\)/);
     expect(errors).toEqual([]);
     await page.close();

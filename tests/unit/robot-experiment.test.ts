@@ -66,6 +66,8 @@ describe('the robot experiment runner', () => {
     expect(summary).toMatch(/^\| robot-sft \| 1 \| /m);
     expect(summary).toMatch(/^\| primary \| robot-wmrl - robot-grpo-sparse \| 0 \|.*\| not run \|$/m);
     expect(summary).toContain('`npm run experiment -- --domain robot --presets robot-sft,robot-wmrl --steps 1');
+    // summary.json is what the build publishes for the companion (scripts/vendor-assets.mjs picks it by its format).
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ format: 'wmrl-robot-table-summary', version: 1 });
     // --report-only rewrites the same tables from the files alone, recording the plan's command, not itself.
     const reportOnly = parseRobotOptions(['--presets', 'robot-sft,robot-wmrl', '--steps', '1', '--B', '2', '--G', '2', '--horizon', '12', '--eval-states', '1', '--eval-trials', '2', '--out', out, '--report-only'], root);
     if (reportOnly === 'help') throw new Error('unexpected help');

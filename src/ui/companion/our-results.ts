@@ -22,6 +22,8 @@ export interface ResultsIndex {
   format: 'wmrl-results-index';
   version: 1;
   results: { name: string; file: string; command: string; presets: string[] }[];
+  /** The robot domain's tables (results/<name>/summary.json of `npm run experiment -- --domain robot`); absent in older indexes. */
+  robot?: { name: string; file: string; command: string }[];
 }
 
 export interface OurRow {

@@ -2,22 +2,8 @@
 // ours read from the reports shipped in public/models/robot (copies of results/robot-progress/report.json
 // and the committed BC policy's report). Only reads and selects: every number of ours comes from a file.
 
-/** The paper's embodied rows (MiniVLA-1B on LIBERO-Long, success rate x100). */
-export interface PaperRobotRow {
-  row: string;
-  /** Success rate x100, as the paper's Table 3 gives it; null where only a difference is reported. */
-  success: number | null;
-  /** Points over SFT. */
-  overSft: number | null;
-  source: string;
-}
-
-export const PAPER_ROBOT_ROWS: readonly PaperRobotRow[] = [
-  { row: 'SFT policy', success: 37.4, overSft: null, source: 'Table 3' },
-  { row: 'GRPO on the sparse success', success: 38.3, overSft: 0.9, source: 'Table 3' },
-  { row: 'progress model (dense) only', success: null, overSft: 1.8, source: "the authors' README (embodied/)" },
-  { row: 'WMRL: dense reward, sparse success as the anchor, both corrections', success: 41.2, overSft: 3.8, source: 'Table 3' },
-];
+/** The paper's embodied rows (one source: src/experiments/robot-table.ts, which the table's report reads too). */
+export { PAPER_TABLE_3 as PAPER_ROBOT_ROWS, type PaperRobotRow } from '../../experiments/robot-table';
 
 export interface ProgressSet {
   rollouts: number;
