@@ -28,9 +28,9 @@ import type { PolicyEngine } from '../engine/policy-engine.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { deriveSeed } from '../primitives/random.ts';
 import { updatePolicy } from '../training/policy-update.ts';
-import type { PolicyUpdateResult, PolicyWeights } from '../training/ports.ts';
+import type { MethodStepFields } from '../training/method-step-fields.ts';
+import type { PolicyWeights } from '../training/ports.ts';
 import { drawTasks, methodConfigOf, type MethodSwitches } from '../training/trainer.ts';
-import type { FusionMode } from '../wmrl/fusion.ts';
 import { MethodState, type MethodSnapshot } from '../wmrl/step.ts';
 import { initialScene } from './layout.ts';
 import { methodInputs } from './method-batch.ts';
@@ -152,23 +152,11 @@ export interface RobotGroupRecord {
   coefficients: number[];
 }
 
-export interface RobotStepRecord {
-  run: string;
-  step: number;
+export interface RobotStepRecord extends MethodStepFields {
   groups: RobotGroupRecord[];
-  anchorGroups: number;
-  anchorsSoFar: number;
-  groupsSoFar: number;
   progressModelCalled: boolean;
   /** Share of this step's rollouts that succeeded (all of them, from the simulator). */
   successRate: number;
-  meanReward: number;
-  meanRealReward: number | null;
-  meanWmReward: number | null;
-  fusion: { mode: FusionMode; wA: number; wW: number; r: number | null; lambda: number; vA: number | null; vW: number | null };
-  calibration: { pairs: number; knots: { x: number[]; y: number[] } };
-  zeroSpreadFraction: number;
-  update: PolicyUpdateResult;
   /** Sequences (rollout steps) in the update, those with a non-zero coefficient, and Z. */
   batch: { sequences: number; rolloutSteps: number; normalizer: number };
   ms: { rollouts: number; progress: number; update: number; wall: number };

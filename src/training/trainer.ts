@@ -29,10 +29,11 @@ import { deriveSeed, mulberry32, sampleIndices, shuffleInPlace } from '../primit
 import { unreadableScores, type WorldModelReading } from '../wmrl/unreadable-world-model.ts';
 import type { BiasNoiseEstimate } from '../wmrl/theory.ts';
 import type {
-  ExecutionResult, ExecutionStatus, ExecutorPort, PolicyPort, PolicyUpdateResult, PolicyWeights, SamplingOptions, StaticCheck, TaskSource, TaskView,
+  ExecutionResult, ExecutionStatus, ExecutorPort, PolicyPort, PolicyWeights, SamplingOptions, StaticCheck, TaskSource, TaskView,
   VerifierPort, WorldModelPort,
 } from './ports.ts';
 import { countUnscored, isScored } from './ports.ts';
+import type { FusionRecord, MethodStepFields } from './method-step-fields.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { rejectedMessage } from './static-checks.ts';
 
@@ -187,25 +188,15 @@ export interface GroupRecord {
   coefficients: number[];
 }
 
-export interface StepRecord {
-  run: string;
-  step: number;
+export interface StepRecord extends MethodStepFields {
   groups: GroupRecord[];
-  anchorGroups: number;
-  anchorsSoFar: number;
-  groupsSoFar: number;
   worldModelCalled: boolean;
-  meanReward: number;
-  meanRealReward: number | null;
-  meanWmReward: number | null;
   /** Calibrated world-model reward against the real score on this step's anchors (out of sample). */
   realVsWm: { pairs: number; meanAbsError: number | null; meanError: number | null };
   /** anchorWeight: fusion 'anchor-weight' only, the weight on anchor advantages this step. */
-  fusion: { mode: FusionMode; wA: number; wW: number; r: number | null; lambda: number; vA: number | null; vW: number | null; weightsReused: boolean; anchorWeight?: number };
+  fusion: FusionRecord & { weightsReused: boolean; anchorWeight?: number };
   /** Bias and noise of the world-model gradient, measured on anchors (method.md 4); null without world model. */
   theory: BiasNoiseEstimate | null;
-  calibration: { pairs: number; knots: { x: number[]; y: number[] } };
-  zeroSpreadFraction: number;
   wmZeroSpreadFraction: number;
   executions: number;
   /** Executions that gave no verdict (the sandbox's backstop fired twice): left out of the update; absent when none. */
@@ -214,7 +205,6 @@ export interface StepRecord {
   gateRejected?: number;
   /** Share of scored executed programs that ran and wrote valid predictions; null without any. */
   validRunRate: number | null;
-  update: PolicyUpdateResult;
   /** Sequences and masked tokens that entered the update; Z its normaliser. */
   batch: { sequences: number; programTokens: number; normalizer: number };
   cost: CostSheet;
