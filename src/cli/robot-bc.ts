@@ -20,7 +20,7 @@ import { expertAction } from '../embodied/expert.ts';
 import { FrameTokenizer, actionOfToken } from '../embodied/frame-tokens.ts';
 import { applyAction } from '../embodied/kinematics.ts';
 import { initialScene, type StateSplit } from '../embodied/layout.ts';
-import { behaviourCloningExamples, exampleKey, expertRelabelled, type PolicyExample } from '../embodied/policy-data.ts';
+import { behaviourCloningExamples, exampleKey, expertRelabelled, shortestPathActions, withShortestPathTargets, type PolicyExample } from '../embodied/policy-data.ts';
 import { modelPolicy, policySequence, type PolicyFrameTokens } from '../embodied/policy-model.ts';
 import { renderScene } from '../embodied/renderer.ts';
 import { runEpisodes } from '../embodied/rollout.ts';
@@ -59,6 +59,8 @@ const { values } = parseArgs({
     /** training states per task the DAgger rollouts start from (the first ones) */
     'dagger-states': { type: 'string', default: '8' },
     'dagger-steps': { type: 'string', default: '500' },
+    /** 'expert': the expert's action at each scene; 'shortest': every shortest-path action there (policy-data.ts) */
+    targets: { type: 'string', default: 'expert' },
     seed: { type: 'string', default: '1' },
     threads: { type: 'string', default: '1' },
     out: { type: 'string' },
@@ -87,13 +89,17 @@ const encoding = from ? String(from.meta.encoding) : values.encoding;
 const octants = from ? from.meta.octants === true : values.octants;
 if (encoding !== 'dense' && encoding !== 'sparse' && encoding !== 'egocentric') throw new Error(`--encoding must be dense, sparse or egocentric, got ${encoding}`);
 if (octants && encoding !== 'egocentric') throw new Error('--octants needs --encoding egocentric');
+if (values.targets !== 'expert' && values.targets !== 'shortest') throw new InputError(`--targets must be expert or shortest, got ${values.targets}`);
+const targetsOf = (xs: readonly PolicyExample[]): PolicyExample[] => (values.targets === 'shortest' ? withShortestPathTargets(xs) : [...xs]);
 
 const t0 = performance.now();
 const seconds = () => Math.round((performance.now() - t0) / 1000);
 const examples: PolicyExample[] = behaviourCloningExamples(TRAIN_TASKS, 'train', states, NOISES);
 const frameTokenizer = from ? FrameTokenizer.fromJSON(from.meta.frameTokenizer) : FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), examples.map((e) => renderScene(e.state)));
 const tokenizer: PolicyFrameTokens = encoding === 'sparse' ? new SparseFrameTokens(frameTokenizer) : encoding === 'egocentric' ? new EgocentricFrameTokens(frameTokenizer, octants) : frameTokenizer;
-const seqs = examples.map((e) => policySequence(tokenizer, e));
+// `examples` keeps one entry per scene (what DAgger and the teacher-forced check count); the sequences
+// carry the targets, one per shortest-path action with --targets shortest.
+const seqs = targetsOf(examples).map((e) => policySequence(tokenizer, e));
 // A frame lists as many cells as are not bare: a rollout can show up to 4 more than any training
 // frame did (the gripper off its usual cells, the drawer out), so leave room for 4 more cells.
 const longest = Math.max(...seqs.map((s) => s.tokens.length), ...HELDOUT_TASKS.map((task) => policySequence(tokenizer, { ...examples[0], task }).tokens.length)) + (encoding === 'dense' ? 0 : 12);
@@ -125,7 +131,7 @@ try {
     const added = expertRelabelled(eps.map((e) => ({ task: taskById(e.taskId), states: e.states, actions: e.actions })), seen);
     const fits = added.filter((e) => policySequence(tokenizer, e).tokens.length <= config.contextLength);
     examples.push(...fits);
-    seqs.push(...fits.map((e) => policySequence(tokenizer, e)));
+    seqs.push(...targetsOf(fits).map((e) => policySequence(tokenizer, e)));
     rounds.push({ round, newExamples: fits.length, successBefore: eps.filter((e) => e.success).length, episodes: eps.length });
     console.error(`dagger round ${round}: ${eps.filter((e) => e.success).length}/${eps.length} succeeded, ${fits.length} new examples (${examples.length} in all, ${seconds()} s)`);
     await train(daggerSteps, round);
@@ -133,11 +139,16 @@ try {
   const trainSeconds = seconds();
 
   /** Teacher-forced: how often the rollout's decoder path gives the expert's action on labelled scenes. */
-  async function teacherForced(pool: readonly PolicyExample[], n: number, salt: number): Promise<{ examples: number; accuracy: number }> {
+  /** accuracy: the expert's own action; shortestPath: any shortest-path action (the expert's ties included). */
+  async function teacherForced(pool: readonly PolicyExample[], n: number, salt: number): Promise<{ examples: number; accuracy: number; shortestPath: number }> {
     const rng = mulberry32(deriveSeed(seed, 13, salt));
     const picked = Array.from({ length: Math.min(n, pool.length) }, () => pool[Math.floor(rng() * pool.length)]);
     const acted = await modelPolicy(engine, tokenizer, { temperature: 0, seed })(picked.map((e, t) => ({ task: e.task, state: e.state, t })));
-    return { examples: picked.length, accuracy: acted.filter((a, i) => a === picked[i].action).length / picked.length };
+    return {
+      examples: picked.length,
+      accuracy: acted.filter((a, i) => a === picked[i].action).length / picked.length,
+      shortestPath: acted.filter((a, i) => shortestPathActions(picked[i].task, picked[i].state).includes(a)).length / picked.length,
+    };
   }
 
   let nonActions = 0;
@@ -146,6 +157,7 @@ try {
     // How often the policy's action is the expert's in the scenes the policy itself reaches, and how
     // often its action leaves the scene as it was (a greedy policy repeats it there for good).
     let agree = 0;
+    let shortest = 0;
     let unchanged = 0;
     let asked = 0;
     const starts = tasks.flatMap((task) => Array.from({ length: evalStates }, (_, i) => ({ task, initial: initialScene(task, split, i) })));
@@ -156,6 +168,7 @@ try {
         actionsTaken++;
         asked++;
         if (action === expertAction(item.task, item.state)) agree++;
+        if (shortestPathActions(item.task, item.state).includes(action)) shortest++;
         if (sceneKey(applyAction(item.state, action)) === sceneKey(item.state)) unchanged++;
         if (actionOfToken(token) === null) nonActions++;
       },
@@ -168,14 +181,14 @@ try {
     const successes = eps.filter((e) => e.success).length;
     return {
       episodes: eps.length, distinctInitialStates: new Set(starts.map((s) => `${s.task.id}|${sceneKey(s.initial)}`)).size, successes, rate: successes / eps.length,
-      meanSteps: eps.reduce((a, e) => a + e.actions.length, 0) / eps.length, expertAgreement: agree / asked, unchangedSceneShare: unchanged / asked, byTask,
+      meanSteps: eps.reduce((a, e) => a + e.actions.length, 0) / eps.length, expertAgreement: agree / asked, shortestPathAgreement: shortest / asked, unchangedSceneShare: unchanged / asked, byTask,
     };
   }
   const report = {
     what: `robot behaviour-cloning policy: transformer over [bos] instruction [sep] frame tokens (${encoding}${octants ? ', octants' : ''}), next token the action; SFT on the expert action at every scene of noisy demonstrations${daggerRounds > 0 ? ', then DAgger rounds' : ''}`,
     config,
     training: {
-      from: values.from ?? null, steps: curve.length, batchSize, peakLr, seed, states, noises: NOISES, examples: examples.length, dagger: { rounds: daggerRounds, stepsPerRound: daggerSteps, log: rounds },
+      from: values.from ?? null, targets: values.targets, sequences: seqs.length, steps: curve.length, batchSize, peakLr, seed, states, noises: NOISES, examples: examples.length, dagger: { rounds: daggerRounds, stepsPerRound: daggerSteps, log: rounds },
       seconds: trainSeconds, firstLoss: curve[0]?.loss, lossLast20: curve.slice(-20).reduce((a, c) => a + c.loss, 0) / Math.min(20, curve.length),
     },
     teacherForced: {
