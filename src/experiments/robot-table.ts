@@ -111,8 +111,7 @@ export function robotComparison(runs: readonly RobotRunResult[], a: string, b: s
 function verdictOf(c: RobotComparison, significant: boolean | null): Verdict {
   if (c.seeds.length === 0) return 'not run';
   const iv = c.interval;
-  if (!iv || iv.low === null || iv.high === null || significant === null) return 'undecided';
-  if (!significant) return 'undecided';
+  if (!iv || !significant) return 'undecided';
   return iv.mean > 0 ? 'holds' : 'fails';
 }
 

@@ -107,3 +107,14 @@ export async function unpackText(packed: string, capBytes = LINK_TEXT_CAP_BYTES)
   }
   return new TextDecoder('utf-8', { fatal: true }).decode(out);
 }
+
+/** A view's settings as URL values beside their defaults, under each setting's key, for router.set. */
+export function settingsParams<T extends object>(settings: T, defaults: T, keys: Record<keyof T, string>): { values: Record<string, number | string>; defaults: Record<string, number | string> } {
+  const values: Record<string, number | string> = {};
+  const fallback: Record<string, number | string> = {};
+  for (const k of Object.keys(keys) as (keyof T)[]) {
+    values[keys[k]] = settings[k] as number | string;
+    fallback[keys[k]] = defaults[k] as number | string;
+  }
+  return { values, defaults: fallback };
+}

@@ -1,7 +1,7 @@
 // The robot view's settings and their place in the URL (#/train?domain=robot&r.task=...): every key
 // carries the `r.` prefix so that it never collides with the coding Train view's keys (seed, temp).
 // A hand-edited value out of range falls back to its default; defaults are left out of the URL.
-import { readChoice, readNumber } from '../url-state';
+import { readChoice, readNumber, settingsParams } from '../url-state';
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../../embodied/shaping';
 import { ALL_TASKS, taskById } from '../../embodied/tasks';
 import { initialScene, type StateSplit } from '../../embodied/layout';
@@ -58,13 +58,7 @@ export function robotSettingsFromParams(params: URLSearchParams): RobotSettings 
 
 /** The settings as URL values with their defaults, for router.set. */
 export function robotSettingsParams(s: RobotSettings): { values: Record<string, number | string>; defaults: Record<string, number | string> } {
-  const values: Record<string, number | string> = {};
-  const defaults: Record<string, number | string> = {};
-  for (const [k, key] of Object.entries(KEYS) as [keyof RobotSettings, string][]) {
-    values[key] = s[k];
-    defaults[key] = ROBOT_DEFAULTS[k];
-  }
-  return { values, defaults };
+  return settingsParams(s, ROBOT_DEFAULTS, KEYS);
 }
 
 /**

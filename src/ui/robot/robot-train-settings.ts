@@ -4,7 +4,7 @@
 // headless base's B 8. Bad input gets a sentence naming the field, and builds nothing.
 import { ROBOT_BASE, ROBOT_PRESETS, robotPresetConfig, type RobotPresetId } from '../../embodied/robot-presets';
 import { validateRobotTrainerConfig, type RobotTrainerConfig } from '../../embodied/robot-trainer';
-import { readChoice, readNumber } from '../url-state';
+import { readChoice, readNumber, settingsParams } from '../url-state';
 
 /** The presets that train (robot-sft is the starting policy itself: Evaluate shows it before a run starts). */
 export const TRAINABLE_ROBOT_PRESETS = ROBOT_PRESETS.filter((p) => p.switchesFrom !== null);
@@ -66,11 +66,5 @@ export function robotTrainFormFromParams(params: URLSearchParams): RobotTrainFor
 
 /** The form as URL values with their defaults, for router.set (defaults are left out of the URL). */
 export function robotTrainFormParams(form: RobotTrainForm): { values: Record<string, number | string>; defaults: Record<string, number | string> } {
-  const values: Record<string, number | string> = {};
-  const defaults: Record<string, number | string> = {};
-  for (const [k, key] of Object.entries(TRAIN_KEYS) as [keyof RobotTrainForm, string][]) {
-    values[key] = form[k];
-    defaults[key] = ROBOT_TRAIN_DEFAULTS[k];
-  }
-  return { values, defaults };
+  return settingsParams(form, ROBOT_TRAIN_DEFAULTS, TRAIN_KEYS);
 }

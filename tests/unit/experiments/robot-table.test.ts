@@ -47,8 +47,8 @@ describe('the robot table', () => {
     expect(decideRobotTable([]).find((t) => t.id === 'primary')!.verdict).toBe('not run');
   });
 
-  it('family R is corrected over all ten tests even when only one has run: p 0.004 holds, p 0.006 does not', () => {
-    // R1 alone with two seeds: differences chosen so the t-test p is near the two thresholds.
+  it('family R is corrected over all ten tests even when only one has run: p x 10 below 0.05 holds, above does not', () => {
+    // R1 alone with two seeds: one pair of differences with p x 10 below 0.05, one above.
     const decideWith = (d1: number, d2: number) => {
       const runs = [
         run('robot-progress-only', 1, [100 + d1, 300], [0, 1]), run('robot-grpo-sparse', 1, [100, 300], [0, 1]),
