@@ -48,6 +48,8 @@ const { values } = parseArgs({
     encoding: { type: 'string', default: 'dense' },
     /** egocentric only: each patch token also says on which side of the gripper its cell lies */
     octants: { type: 'boolean', default: false },
+    /** with --octants: each cell's plain patch token before its sided one (egocentric-frame-tokens.ts) */
+    'plain-patch': { type: 'boolean', default: false },
     /** the project's named transformer configuration */
     model: { type: 'string', default: 'mini' },
     /** overrides of the named configuration (0: keep its own) */
@@ -87,8 +89,10 @@ if (from && from.meta.kind !== 'robot-bc-policy') throw new InputError(`${values
 if (from === null && steps === 0) throw new InputError('--steps 0 needs --from (there is nothing to evaluate)');
 const encoding = from ? String(from.meta.encoding) : values.encoding;
 const octants = from ? from.meta.octants === true : values.octants;
+const plainPatch = from ? from.meta.plainPatch === true : values['plain-patch'];
 if (encoding !== 'dense' && encoding !== 'sparse' && encoding !== 'egocentric') throw new Error(`--encoding must be dense, sparse or egocentric, got ${encoding}`);
 if (octants && encoding !== 'egocentric') throw new Error('--octants needs --encoding egocentric');
+if (plainPatch && !octants) throw new InputError('--plain-patch needs --octants');
 if (values.targets !== 'expert' && values.targets !== 'shortest') throw new InputError(`--targets must be expert or shortest, got ${values.targets}`);
 const targetsOf = (xs: readonly PolicyExample[]): PolicyExample[] => (values.targets === 'shortest' ? withShortestPathTargets(xs) : [...xs]);
 
@@ -96,16 +100,17 @@ const t0 = performance.now();
 const seconds = () => Math.round((performance.now() - t0) / 1000);
 const examples: PolicyExample[] = behaviourCloningExamples(TRAIN_TASKS, 'train', states, NOISES);
 const frameTokenizer = from ? FrameTokenizer.fromJSON(from.meta.frameTokenizer) : FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), examples.map((e) => renderScene(e.state)));
-const tokenizer: PolicyFrameTokens = encoding === 'sparse' ? new SparseFrameTokens(frameTokenizer) : encoding === 'egocentric' ? new EgocentricFrameTokens(frameTokenizer, octants) : frameTokenizer;
+const tokenizer: PolicyFrameTokens = encoding === 'sparse' ? new SparseFrameTokens(frameTokenizer) : encoding === 'egocentric' ? new EgocentricFrameTokens(frameTokenizer, octants, plainPatch) : frameTokenizer;
 // `examples` keeps one entry per scene (what DAgger and the teacher-forced check count); the sequences
 // carry the targets, one per shortest-path action with --targets shortest.
 const seqs = targetsOf(examples).map((e) => policySequence(tokenizer, e));
 // A frame lists as many cells as are not bare: a rollout can show up to 4 more than any training
 // frame did (the gripper off its usual cells, the drawer out), so leave room for 4 more cells.
-const longest = Math.max(...seqs.map((s) => s.tokens.length), ...HELDOUT_TASKS.map((task) => policySequence(tokenizer, { ...examples[0], task }).tokens.length)) + (encoding === 'dense' ? 0 : 12);
+const spare = encoding === 'dense' ? 0 : 4 * (plainPatch ? 4 : 3);
+const longest = Math.max(...seqs.map((s) => s.tokens.length), ...HELDOUT_TASKS.map((task) => policySequence(tokenizer, { ...examples[0], task }).tokens.length)) + spare;
 const sizes = { ...(values.layers !== '0' ? { nLayers: int('layers', values.layers) } : {}), ...(values.heads !== '0' ? { nHeads: int('heads', values.heads) } : {}) };
 const config = from ? from.model.config : namedConfig(values.model as ConfigName, { vocabSize: tokenizer.vocabSize, contextLength: 8 * Math.ceil(longest / 8), ...sizes });
-if (from && longest - (encoding === 'dense' ? 0 : 12) > config.contextLength) throw new InputError(`the examples need ${longest} tokens, the checkpoint's context is ${config.contextLength}`);
+if (from && longest - spare > config.contextLength) throw new InputError(`the examples need ${longest} tokens, the checkpoint's context is ${config.contextLength}`);
 console.error(`examples ${examples.length} (${seconds()} s), vocabulary ${tokenizer.vocabSize}, context ${config.contextLength}`);
 
 const init = from ? from.model : createModel(config, mulberry32(deriveSeed(seed, 1)));
@@ -185,7 +190,7 @@ try {
     };
   }
   const report = {
-    what: `robot behaviour-cloning policy: transformer over [bos] instruction [sep] frame tokens (${encoding}${octants ? ', octants' : ''}), next token the action; SFT on the expert action at every scene of noisy demonstrations${daggerRounds > 0 ? ', then DAgger rounds' : ''}`,
+    what: `robot behaviour-cloning policy: transformer over [bos] instruction [sep] frame tokens (${encoding}${octants ? ', octants' : ''}${plainPatch ? ', plain patch before sided' : ''}), next token the action; SFT on the expert action at every scene of noisy demonstrations${daggerRounds > 0 ? ', then DAgger rounds' : ''}`,
     config,
     training: {
       from: values.from ?? null, targets: values.targets, sequences: seqs.length, steps: curve.length, batchSize, peakLr, seed, states, noises: NOISES, examples: examples.length, dagger: { rounds: daggerRounds, stepsPerRound: daggerSteps, log: rounds },
@@ -200,6 +205,7 @@ try {
     evaluation: { temperature, statesPerTask: evalStates },
     encoding,
     octants,
+    plainPatch,
     readout: 'closing [sep] (policy-model.ts)',
     trainTasksTrainStates: await rollouts(TRAIN_TASKS, 'train'),
     trainTasksHeldoutStates: await rollouts(TRAIN_TASKS, 'heldout'),
@@ -212,7 +218,7 @@ try {
   if (values.out) {
     mkdirSync(values.out, { recursive: true });
     writeFileSync(join(values.out, 'report.json'), JSON.stringify(report, null, 2) + '\n');
-    writeFileSync(join(values.out, 'policy.ckpt'), new Uint8Array(saveCheckpoint({ ...init, params: await engine.getWeights() }, null, { frameTokenizer: frameTokenizer.toJSON(), encoding, octants, kind: 'robot-bc-policy' })));
+    writeFileSync(join(values.out, 'policy.ckpt'), new Uint8Array(saveCheckpoint({ ...init, params: await engine.getWeights() }, null, { frameTokenizer: frameTokenizer.toJSON(), encoding, octants, plainPatch, kind: 'robot-bc-policy' })));
   }
 } finally {
   await engine.dispose();

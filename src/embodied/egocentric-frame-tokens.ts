@@ -38,8 +38,15 @@ export function gripperCell(frame: Frame): { x: number; y: number } {
 }
 
 export class EgocentricFrameTokens {
-  /** With `octants`, a cell's patch token also says on which side of the gripper the cell lies. */
-  constructor(readonly base: FrameTokenizer, readonly octants = false) {}
+  /**
+   * With `octants`, a cell's patch token also says on which side of the gripper the cell lies. With
+   * `plainPatch` (octants only), the cell's plain patch token comes before its sided one: the plain one
+   * is the same for a thing on every side, so what a red block looks like is learned once and the
+   * instruction's words can find it, while the sided one right after it carries the direction.
+   */
+  constructor(readonly base: FrameTokenizer, readonly octants = false, readonly plainPatch = false) {
+    if (plainPatch && !octants) throw new Error('egocentric frame tokens: plainPatch needs octants');
+  }
 
   private get sidedStart(): number {
     return this.base.vocabSize + 2 * OFFSETS + 2 * GRID;
@@ -80,7 +87,7 @@ export class EgocentricFrameTokens {
     return this.base.vocabSize + 2 * OFFSETS + GRID + y;
   }
 
-  /** [bos] words [sep] gx gy patch (dx dy patch)*; `frameStart` is the index of the gripper's column token. */
+  /** [bos] words [sep] gx gy patch (dx dy patch)* (with plainPatch: (dx dy patch sidedPatch)*); `frameStart` is the index of the gripper's column token. */
   encode(instruction: string, frame: Frame): { tokens: number[]; frameStart: number } {
     const dense = this.base.encode(instruction, frame);
     const g = gripperCell(frame);
@@ -89,7 +96,9 @@ export class EgocentricFrameTokens {
     for (let cy = 0; cy < GRID; cy++) {
       for (let cx = 0; cx < GRID; cx++) {
         if ((cx === g.x && cy === g.y) || bareCell(frame, cx, cy)) continue;
-        tokens.push(this.dxToken(cx - g.x), this.dyToken(cy - g.y), this.sidedPatch(patch(cx, cy), cx - g.x, cy - g.y));
+        tokens.push(this.dxToken(cx - g.x), this.dyToken(cy - g.y));
+        if (this.plainPatch) tokens.push(patch(cx, cy));
+        tokens.push(this.sidedPatch(patch(cx, cy), cx - g.x, cy - g.y));
       }
     }
     return { tokens, frameStart: dense.frameStart };

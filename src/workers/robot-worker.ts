@@ -64,7 +64,7 @@ const api: RobotWorkerApi = {
     const engine = CpuEngine.fromModel(policy.model);
     loaded = { engine, frames, runner, progressTokens, progress: progressScore, policyBytes };
     return {
-      policy: { backend: engine.backend, numParameters: policy.model.layout.numParameters, encoding: `${String(policy.meta.encoding)}${policy.meta.octants === true ? ' + octants' : ''}` },
+      policy: { backend: engine.backend, numParameters: policy.model.layout.numParameters, encoding: `${String(policy.meta.encoding)}${policy.meta.octants === true ? ' + octants' : ''}${policy.meta.plainPatch === true ? ' + plain patch' : ''}` },
       progress: { backend: runner.backend, reason: runner.reason, numParameters },
     };
   },

@@ -12,6 +12,7 @@ const episode = demonstrate(task, initialScene(task, 'train', 2), 0.3, 5);
 const base = FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), episode.states.map(renderScene));
 const plain = new EgocentricFrameTokens(base);
 const sided = new EgocentricFrameTokens(base, true);
+const paired = new EgocentricFrameTokens(base, true, true);
 
 /** The cells an egocentric encoding lists, back in absolute coordinates. */
 function cells(enc: EgocentricFrameTokens, tokens: number[], frameStart: number): { x: number; y: number; patch: number }[] {
@@ -72,6 +73,25 @@ describe('egocentric frame tokens', () => {
     expect(sided.sidedPatch(p, 5, -1)).toBe(sided.sidedPatch(p, 1, -7));
     expect(sided.sidedPatch(p, 5, -1)).not.toBe(sided.sidedPatch(p + 1, 5, -1));
     expect(plain.sidedPatch(p, 5, -1)).toBe(p);
+  });
+
+  it('with plainPatch, put the plain patch token of each cell before its sided one, and nothing else changes', () => {
+    for (const s of episode.states.filter((_, i) => i % 7 === 0)) {
+      const frame = renderScene(s);
+      const a = sided.encode(task.instruction, frame);
+      const b = paired.encode(task.instruction, frame);
+      const cellsListed = (a.tokens.length - a.frameStart - 3) / 3;
+      expect(b.tokens.slice(0, a.frameStart + 3)).toEqual(a.tokens.slice(0, a.frameStart + 3));
+      expect(b.tokens.length).toBe(a.tokens.length + cellsListed);
+      const plainTokens = plain.encode(task.instruction, frame).tokens;
+      for (let c = 0; c < cellsListed; c++) {
+        const [dx, dy, sidedPatch] = a.tokens.slice(a.frameStart + 3 + 3 * c, a.frameStart + 6 + 3 * c);
+        expect(b.tokens.slice(b.frameStart + 3 + 4 * c, b.frameStart + 7 + 4 * c)).toEqual([dx, dy, plainTokens[a.frameStart + 5 + 3 * c], sidedPatch]);
+      }
+      expect(Math.max(...b.tokens)).toBeLessThan(paired.vocabSize);
+    }
+    expect(paired.vocabSize).toBe(sided.vocabSize);
+    expect(() => new EgocentricFrameTokens(base, false, true)).toThrow(/plainPatch needs octants/);
   });
 
   it('refuse a frame without exactly one gripper, with a message that says so', () => {
