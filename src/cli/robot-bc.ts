@@ -20,7 +20,7 @@ import { expertAction } from '../embodied/expert.ts';
 import { FrameTokenizer, actionOfToken } from '../embodied/frame-tokens.ts';
 import { applyAction } from '../embodied/kinematics.ts';
 import { initialScene, type StateSplit } from '../embodied/layout.ts';
-import { behaviourCloningExamples, exampleKey, expertRelabelled, shortestPathActions, withShortestPathTargets, type PolicyExample } from '../embodied/policy-data.ts';
+import { behaviourCloningExamples, exampleKey, expertRelabelled, shortestPathActions, withOtherInstructions, withShortestPathTargets, type PolicyExample } from '../embodied/policy-data.ts';
 import { modelPolicy, policySequence, type PolicyFrameTokens } from '../embodied/policy-model.ts';
 import { renderScene } from '../embodied/renderer.ts';
 import { runEpisodes } from '../embodied/rollout.ts';
@@ -63,6 +63,8 @@ const { values } = parseArgs({
     'dagger-steps': { type: 'string', default: '500' },
     /** 'expert': the expert's action at each scene; 'shortest': every shortest-path action there (policy-data.ts) */
     targets: { type: 'string', default: 'expert' },
+    /** each demonstration scene again under this many other training tasks' instructions, with their expert's action (policy-data.ts) */
+    'other-instructions': { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' },
     threads: { type: 'string', default: '1' },
     out: { type: 'string' },
@@ -94,7 +96,12 @@ if (encoding !== 'dense' && encoding !== 'sparse' && encoding !== 'egocentric') 
 if (octants && encoding !== 'egocentric') throw new Error('--octants needs --encoding egocentric');
 if (plainPatch && !octants) throw new InputError('--plain-patch needs --octants');
 if (values.targets !== 'expert' && values.targets !== 'shortest') throw new InputError(`--targets must be expert or shortest, got ${values.targets}`);
-const targetsOf = (xs: readonly PolicyExample[]): PolicyExample[] => (values.targets === 'shortest' ? withShortestPathTargets(xs) : [...xs]);
+const otherInstructions = nonNegative('other-instructions', values['other-instructions']);
+const relabelRng = mulberry32(deriveSeed(seed, 17));
+const targetsOf = (xs: readonly PolicyExample[]): PolicyExample[] => {
+  const relabelled = otherInstructions > 0 ? withOtherInstructions(xs, TRAIN_TASKS, otherInstructions, relabelRng) : [...xs];
+  return values.targets === 'shortest' ? withShortestPathTargets(relabelled) : relabelled;
+};
 
 const t0 = performance.now();
 const seconds = () => Math.round((performance.now() - t0) / 1000);
@@ -193,7 +200,7 @@ try {
     what: `robot behaviour-cloning policy: transformer over [bos] instruction [sep] frame tokens (${encoding}${octants ? ', octants' : ''}${plainPatch ? ', plain patch before sided' : ''}), next token the action; SFT on the expert action at every scene of noisy demonstrations${daggerRounds > 0 ? ', then DAgger rounds' : ''}`,
     config,
     training: {
-      from: values.from ?? null, targets: values.targets, sequences: seqs.length, steps: curve.length, batchSize, peakLr, seed, states, noises: NOISES, examples: examples.length, dagger: { rounds: daggerRounds, stepsPerRound: daggerSteps, log: rounds },
+      from: values.from ?? null, targets: values.targets, otherInstructions, sequences: seqs.length, steps: curve.length, batchSize, peakLr, seed, states, noises: NOISES, examples: examples.length, dagger: { rounds: daggerRounds, stepsPerRound: daggerSteps, log: rounds },
       seconds: trainSeconds, firstLoss: curve[0]?.loss, lossLast20: curve.slice(-20).reduce((a, c) => a + c.loss, 0) / Math.min(20, curve.length),
     },
     teacherForced: {

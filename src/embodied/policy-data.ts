@@ -9,7 +9,7 @@ import { applyAction, type Action } from './kinematics.ts';
 import { initialScene, type StateSplit } from './layout.ts';
 import { demonstrate } from './rollout.ts';
 import { sceneKey, type SceneState } from './scene.ts';
-import { ALL_TASKS, type RobotTask } from './tasks.ts';
+import { ALL_TASKS, succeeded, type RobotTask } from './tasks.ts';
 
 export interface PolicyExample {
   task: RobotTask;
@@ -80,4 +80,25 @@ export function shortestPathActions(task: RobotTask, state: SceneState): Action[
  */
 export function withShortestPathTargets(examples: readonly PolicyExample[]): PolicyExample[] {
   return examples.flatMap((e) => shortestPathActions(e.task, e.state).map((action) => ({ task: e.task, state: e.state, action })));
+}
+
+/**
+ * The same scenes under other instructions: for each example, `copies` more with a task drawn from
+ * `tasks` (another one, whose blocks the scene shows and which the scene has not already done),
+ * labelled with that task's expert action there. In demonstrations a scene comes with one instruction
+ * only, and much of the task can be guessed from the scene (its layout, what is already done), so the
+ * words can be skimmed; here the same scene asks for different actions under different words.
+ */
+export function withOtherInstructions(examples: readonly PolicyExample[], tasks: readonly RobotTask[], copies: number, rng: () => number): PolicyExample[] {
+  const out: PolicyExample[] = [];
+  for (const e of examples) {
+    out.push(e);
+    const present = new Set(e.state.blocks.map((b) => b.color));
+    const others = tasks.filter((t) => t.id !== e.task.id && t.blocks.every((c) => present.has(c)) && !succeeded(t, e.state));
+    for (let k = 0; k < copies && others.length > 0; k++) {
+      const task = others[Math.floor(rng() * others.length)];
+      out.push({ task, state: e.state, action: expertAction(task, e.state) });
+    }
+  }
+  return out;
 }
