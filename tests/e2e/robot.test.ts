@@ -172,6 +172,9 @@ describe('robot view (#/train?domain=robot)', () => {
       const primary = table.tests.find((t) => t.id === 'primary')!;
       // Text as read: the paragraph's source line breaks collapse to one space.
       const measured = (await text(page, 'robot-measured')).replace(/\s+/g, ' ');
+      const counts = table.rows.map((r) => r.seeds.length);
+      const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
+      expect(measured).toContain(lo === hi ? `has ${hi} seed${hi === 1 ? '' : 's'} a row` : `has ${lo} to ${hi} seeds a row so far`);
       if (primary.comparison.seeds.length > 0) {
         expect(measured).toContain(`${formatInterval(primary.comparison.interval)} points over ${primary.comparison.seeds.length} seed`);
         expect(measured).toContain(primary.verdict);
