@@ -15,7 +15,7 @@ import { InputError, positiveIntFlag, readInputBytes } from './cli-input.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EgocentricFrameTokens } from '../embodied/egocentric-frame-tokens.ts';
+import { CELL_LEADS, EgocentricFrameTokens, type CellLead } from '../embodied/egocentric-frame-tokens.ts';
 import { expertAction } from '../embodied/expert.ts';
 import { FrameTokenizer, actionOfToken } from '../embodied/frame-tokens.ts';
 import { applyAction } from '../embodied/kinematics.ts';
@@ -48,8 +48,8 @@ const { values } = parseArgs({
     encoding: { type: 'string', default: 'dense' },
     /** egocentric only: each patch token also says on which side of the gripper its cell lies */
     octants: { type: 'boolean', default: false },
-    /** with --octants: each cell's plain patch token before its sided one (egocentric-frame-tokens.ts) */
-    'plain-patch': { type: 'boolean', default: false },
+    /** with --octants, what leads each cell's sided token: none, patch (its plain patch token) or centre (its centre's colour); egocentric-frame-tokens.ts */
+    lead: { type: 'string', default: 'none' },
     /** the project's named transformer configuration */
     model: { type: 'string', default: 'mini' },
     /** overrides of the named configuration (0: keep its own) */
@@ -91,10 +91,11 @@ if (from && from.meta.kind !== 'robot-bc-policy') throw new InputError(`${values
 if (from === null && steps === 0) throw new InputError('--steps 0 needs --from (there is nothing to evaluate)');
 const encoding = from ? String(from.meta.encoding) : values.encoding;
 const octants = from ? from.meta.octants === true : values.octants;
-const plainPatch = from ? from.meta.plainPatch === true : values['plain-patch'];
+const lead = (from ? from.meta.lead ?? 'none' : values.lead) as CellLead;
+if (!CELL_LEADS.includes(lead)) throw new InputError(`--lead must be one of ${CELL_LEADS.join(', ')}, got ${String(lead)}`);
 if (encoding !== 'dense' && encoding !== 'sparse' && encoding !== 'egocentric') throw new Error(`--encoding must be dense, sparse or egocentric, got ${encoding}`);
 if (octants && encoding !== 'egocentric') throw new Error('--octants needs --encoding egocentric');
-if (plainPatch && !octants) throw new InputError('--plain-patch needs --octants');
+if (lead !== 'none' && !octants) throw new InputError('--lead needs --octants');
 if (values.targets !== 'expert' && values.targets !== 'shortest') throw new InputError(`--targets must be expert or shortest, got ${values.targets}`);
 const otherInstructions = nonNegative('other-instructions', values['other-instructions']);
 const relabelRng = mulberry32(deriveSeed(seed, 17));
@@ -107,13 +108,13 @@ const t0 = performance.now();
 const seconds = () => Math.round((performance.now() - t0) / 1000);
 const examples: PolicyExample[] = behaviourCloningExamples(TRAIN_TASKS, 'train', states, NOISES);
 const frameTokenizer = from ? FrameTokenizer.fromJSON(from.meta.frameTokenizer) : FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), examples.map((e) => renderScene(e.state)));
-const tokenizer: PolicyFrameTokens = encoding === 'sparse' ? new SparseFrameTokens(frameTokenizer) : encoding === 'egocentric' ? new EgocentricFrameTokens(frameTokenizer, octants, plainPatch) : frameTokenizer;
+const tokenizer: PolicyFrameTokens = encoding === 'sparse' ? new SparseFrameTokens(frameTokenizer) : encoding === 'egocentric' ? new EgocentricFrameTokens(frameTokenizer, octants, lead) : frameTokenizer;
 // `examples` keeps one entry per scene (what DAgger and the teacher-forced check count); the sequences
 // carry the targets, one per shortest-path action with --targets shortest.
 const seqs = targetsOf(examples).map((e) => policySequence(tokenizer, e));
 // A frame lists as many cells as are not bare: a rollout can show up to 4 more than any training
 // frame did (the gripper off its usual cells, the drawer out), so leave room for 4 more cells.
-const spare = encoding === 'dense' ? 0 : 4 * (plainPatch ? 4 : 3);
+const spare = encoding === 'dense' ? 0 : 4 * (lead === 'none' ? 3 : 4);
 const longest = Math.max(...seqs.map((s) => s.tokens.length), ...HELDOUT_TASKS.map((task) => policySequence(tokenizer, { ...examples[0], task }).tokens.length)) + spare;
 const sizes = { ...(values.layers !== '0' ? { nLayers: int('layers', values.layers) } : {}), ...(values.heads !== '0' ? { nHeads: int('heads', values.heads) } : {}) };
 const config = from ? from.model.config : namedConfig(values.model as ConfigName, { vocabSize: tokenizer.vocabSize, contextLength: 8 * Math.ceil(longest / 8), ...sizes });
@@ -197,7 +198,7 @@ try {
     };
   }
   const report = {
-    what: `robot behaviour-cloning policy: transformer over [bos] instruction [sep] frame tokens (${encoding}${octants ? ', octants' : ''}${plainPatch ? ', plain patch before sided' : ''}), next token the action; SFT on the expert action at every scene of noisy demonstrations${daggerRounds > 0 ? ', then DAgger rounds' : ''}`,
+    what: `robot behaviour-cloning policy: transformer over [bos] instruction [sep] frame tokens (${encoding}${octants ? ', octants' : ''}${lead === 'none' ? '' : `, cell lead ${lead}`}), next token the action; SFT on the expert action at every scene of noisy demonstrations${daggerRounds > 0 ? ', then DAgger rounds' : ''}`,
     config,
     training: {
       from: values.from ?? null, targets: values.targets, otherInstructions, sequences: seqs.length, steps: curve.length, batchSize, peakLr, seed, states, noises: NOISES, examples: examples.length, dagger: { rounds: daggerRounds, stepsPerRound: daggerSteps, log: rounds },
@@ -212,7 +213,7 @@ try {
     evaluation: { temperature, statesPerTask: evalStates },
     encoding,
     octants,
-    plainPatch,
+    lead,
     readout: 'closing [sep] (policy-model.ts)',
     trainTasksTrainStates: await rollouts(TRAIN_TASKS, 'train'),
     trainTasksHeldoutStates: await rollouts(TRAIN_TASKS, 'heldout'),
@@ -225,7 +226,7 @@ try {
   if (values.out) {
     mkdirSync(values.out, { recursive: true });
     writeFileSync(join(values.out, 'report.json'), JSON.stringify(report, null, 2) + '\n');
-    writeFileSync(join(values.out, 'policy.ckpt'), new Uint8Array(saveCheckpoint({ ...init, params: await engine.getWeights() }, null, { frameTokenizer: frameTokenizer.toJSON(), encoding, octants, plainPatch, kind: 'robot-bc-policy' })));
+    writeFileSync(join(values.out, 'policy.ckpt'), new Uint8Array(saveCheckpoint({ ...init, params: await engine.getWeights() }, null, { frameTokenizer: frameTokenizer.toJSON(), encoding, octants, lead, kind: 'robot-bc-policy' })));
   }
 } finally {
   await engine.dispose();

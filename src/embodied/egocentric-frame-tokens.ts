@@ -37,15 +37,30 @@ export function gripperCell(frame: Frame): { x: number; y: number } {
   return found[0];
 }
 
+/**
+ * What leads each listed cell's sided patch token (octants only): nothing; its plain patch token, the
+ * same for a thing on every side; or the colour of the cell's centre, where a block shows, so a red
+ * block is one token whether it rests on the table, in the bowl or under the gripper.
+ */
+export type CellLead = 'none' | 'patch' | 'centre';
+export const CELL_LEADS: readonly CellLead[] = ['none', 'patch', 'centre'];
+
+/** The colours a cell's centre can show (the renderer's palette), in a fixed order: their tokens. */
+const CENTRE_COLOURS: readonly (readonly number[])[] = [
+  PALETTE.table, PALETTE.cabinet, PALETTE.drawer, PALETTE.handle, PALETTE.stoveOn, PALETTE.gripperOpen, PALETTE.gripperHolding,
+  ...Object.values(PALETTE.block), ...Object.values(PALETTE.place),
+];
+
 export class EgocentricFrameTokens {
   /**
-   * With `octants`, a cell's patch token also says on which side of the gripper the cell lies. With
-   * `plainPatch` (octants only), the cell's plain patch token comes before its sided one: the plain one
-   * is the same for a thing on every side, so what a red block looks like is learned once and the
-   * instruction's words can find it, while the sided one right after it carries the direction.
+   * With `octants`, a cell's patch token also says on which side of the gripper the cell lies. With a
+   * `lead` (octants only), each cell's sided token follows a token for what the cell shows whatever its
+   * side (see CellLead): what a block looks like is then learned once and the instruction's words can
+   * find it, while the sided token after it carries the direction.
    */
-  constructor(readonly base: FrameTokenizer, readonly octants = false, readonly plainPatch = false) {
-    if (plainPatch && !octants) throw new Error('egocentric frame tokens: plainPatch needs octants');
+  constructor(readonly base: FrameTokenizer, readonly octants = false, readonly lead: CellLead = 'none') {
+    if (!CELL_LEADS.includes(lead)) throw new Error(`egocentric frame tokens: unknown cell lead ${JSON.stringify(lead)}`);
+    if (lead !== 'none' && !octants) throw new Error('egocentric frame tokens: a cell lead needs octants');
   }
 
   private get sidedStart(): number {
@@ -57,8 +72,18 @@ export class EgocentricFrameTokens {
     return this.base.patches.length + 1;
   }
 
-  get vocabSize(): number {
+  private get centreStart(): number {
     return this.sidedStart + (this.octants ? 9 * this.patchesPerSide : 0);
+  }
+
+  get vocabSize(): number {
+    return this.centreStart + (this.lead === 'centre' ? CENTRE_COLOURS.length + 1 : 0);
+  }
+
+  /** The token of the colour at the centre of cell (x, y); one more for a colour off the palette. */
+  centreToken(frame: Frame, x: number, y: number): number {
+    const i = CENTRE_COLOURS.findIndex((c) => pixelIs(frame, x * CELL_PX + CELL_PX / 2, y * CELL_PX + CELL_PX / 2, c));
+    return this.centreStart + (i < 0 ? CENTRE_COLOURS.length : i);
   }
 
   /**
@@ -87,7 +112,7 @@ export class EgocentricFrameTokens {
     return this.base.vocabSize + 2 * OFFSETS + GRID + y;
   }
 
-  /** [bos] words [sep] gx gy patch (dx dy patch)* (with plainPatch: (dx dy patch sidedPatch)*); `frameStart` is the index of the gripper's column token. */
+  /** [bos] words [sep] gx gy patch (dx dy patch)* (with a lead: (dx dy lead sidedPatch)*); `frameStart` is the index of the gripper's column token. */
   encode(instruction: string, frame: Frame): { tokens: number[]; frameStart: number } {
     const dense = this.base.encode(instruction, frame);
     const g = gripperCell(frame);
@@ -97,7 +122,8 @@ export class EgocentricFrameTokens {
       for (let cx = 0; cx < GRID; cx++) {
         if ((cx === g.x && cy === g.y) || bareCell(frame, cx, cy)) continue;
         tokens.push(this.dxToken(cx - g.x), this.dyToken(cy - g.y));
-        if (this.plainPatch) tokens.push(patch(cx, cy));
+        if (this.lead === 'patch') tokens.push(patch(cx, cy));
+        if (this.lead === 'centre') tokens.push(this.centreToken(frame, cx, cy));
         tokens.push(this.sidedPatch(patch(cx, cy), cx - g.x, cy - g.y));
       }
     }

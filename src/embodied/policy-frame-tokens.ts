@@ -1,8 +1,8 @@
 // The frame encoding a robot policy checkpoint was trained with, rebuilt from its meta (written by
-// src/cli/robot-bc.ts: kind, frameTokenizer, encoding, octants, plainPatch), so a rollout in the page reads frames
+// src/cli/robot-bc.ts: kind, frameTokenizer, encoding, octants, lead), so a rollout in the page reads frames
 // exactly as training did.
 
-import { EgocentricFrameTokens } from './egocentric-frame-tokens.ts';
+import { EgocentricFrameTokens, type CellLead } from './egocentric-frame-tokens.ts';
 import { FrameTokenizer } from './frame-tokens.ts';
 import type { PolicyFrameTokens } from './policy-model.ts';
 import { SparseFrameTokens } from './sparse-frame-tokens.ts';
@@ -16,7 +16,7 @@ export function policyFrameTokensOf(meta: Record<string, unknown>): PolicyFrameT
     case 'sparse':
       return new SparseFrameTokens(base);
     case 'egocentric':
-      return new EgocentricFrameTokens(base, meta.octants === true, meta.plainPatch === true);
+      return new EgocentricFrameTokens(base, meta.octants === true, (meta.lead ?? 'none') as CellLead);
     default:
       throw new Error(`robot policy checkpoint: unknown frame encoding ${JSON.stringify(meta.encoding)}`);
   }

@@ -64,7 +64,7 @@ const api: RobotWorkerApi = {
     const engine = CpuEngine.fromModel(policy.model);
     loaded = { engine, frames, runner, progressTokens, progress: progressScore, policyBytes };
     return {
-      policy: { backend: engine.backend, numParameters: policy.model.layout.numParameters, encoding: `${String(policy.meta.encoding)}${policy.meta.octants === true ? ' + octants' : ''}${policy.meta.plainPatch === true ? ' + plain patch' : ''}` },
+      policy: { backend: engine.backend, numParameters: policy.model.layout.numParameters, encoding: `${String(policy.meta.encoding)}${policy.meta.octants === true ? ' + octants' : ''}${typeof policy.meta.lead === 'string' && policy.meta.lead !== 'none' ? ` + ${policy.meta.lead} lead` : ''}` },
       progress: { backend: runner.backend, reason: runner.reason, numParameters },
     };
   },

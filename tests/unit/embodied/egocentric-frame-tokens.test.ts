@@ -12,7 +12,8 @@ const episode = demonstrate(task, initialScene(task, 'train', 2), 0.3, 5);
 const base = FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), episode.states.map(renderScene));
 const plain = new EgocentricFrameTokens(base);
 const sided = new EgocentricFrameTokens(base, true);
-const paired = new EgocentricFrameTokens(base, true, true);
+const paired = new EgocentricFrameTokens(base, true, 'patch');
+const centred = new EgocentricFrameTokens(base, true, 'centre');
 
 /** The cells an egocentric encoding lists, back in absolute coordinates. */
 function cells(enc: EgocentricFrameTokens, tokens: number[], frameStart: number): { x: number; y: number; patch: number }[] {
@@ -75,7 +76,7 @@ describe('egocentric frame tokens', () => {
     expect(plain.sidedPatch(p, 5, -1)).toBe(p);
   });
 
-  it('with plainPatch, put the plain patch token of each cell before its sided one, and nothing else changes', () => {
+  it('with the patch lead, put the plain patch token of each cell before its sided one, and nothing else changes', () => {
     for (const s of episode.states.filter((_, i) => i % 7 === 0)) {
       const frame = renderScene(s);
       const a = sided.encode(task.instruction, frame);
@@ -91,7 +92,37 @@ describe('egocentric frame tokens', () => {
       expect(Math.max(...b.tokens)).toBeLessThan(paired.vocabSize);
     }
     expect(paired.vocabSize).toBe(sided.vocabSize);
-    expect(() => new EgocentricFrameTokens(base, false, true)).toThrow(/plainPatch needs octants/);
+    expect(() => new EgocentricFrameTokens(base, false, 'patch')).toThrow(/a cell lead needs octants/);
+    expect(() => new EgocentricFrameTokens(base, true, 'colour' as never)).toThrow(/unknown cell lead "colour"/);
+  });
+
+  it('with the centre lead, put one token per centre colour before each sided token: a block is the same token wherever it is', () => {
+    const states = episode.states;
+    const seen = new Map<string, Set<number>>();
+    for (const s of states) {
+      const frame = renderScene(s);
+      const a = sided.encode(task.instruction, frame);
+      const b = centred.encode(task.instruction, frame);
+      const cellsListed = (a.tokens.length - a.frameStart - 3) / 3;
+      expect(b.tokens.length).toBe(a.tokens.length + cellsListed);
+      expect(b.tokens.slice(0, a.frameStart + 3)).toEqual(a.tokens.slice(0, a.frameStart + 3));
+      const gx = a.tokens[a.frameStart] - sided.columnToken(0);
+      const gy = a.tokens[a.frameStart + 1] - sided.rowToken(0);
+      for (let c = 0; c < cellsListed; c++) {
+        const [dx, dy, lead, sidedPatch] = b.tokens.slice(b.frameStart + 3 + 4 * c, b.frameStart + 7 + 4 * c);
+        expect([dx, dy, sidedPatch]).toEqual(a.tokens.slice(a.frameStart + 3 + 3 * c, a.frameStart + 6 + 3 * c));
+        expect(lead).toBeGreaterThanOrEqual(sided.vocabSize);
+        expect(lead).toBeLessThan(centred.vocabSize);
+        const cell = { x: gx + dx - sided.dxToken(0), y: gy + dy - sided.dyToken(0) };
+        const block = s.blocks.find((k) => k.x === cell.x && k.y === cell.y);
+        if (block) (seen.get(block.color) ?? seen.set(block.color, new Set()).get(block.color)!).add(lead);
+      }
+    }
+    // Each block colour is one lead token in every cell it was seen in (table, bowl, held), and colours differ.
+    expect(seen.size).toBeGreaterThanOrEqual(3);
+    for (const leads of seen.values()) expect(leads.size).toBe(1);
+    expect(new Set([...seen.values()].map((l) => [...l][0])).size).toBe(seen.size);
+    expect(centred.vocabSize).toBe(sided.vocabSize + 15);
   });
 
   it('refuse a frame without exactly one gripper, with a message that says so', () => {

@@ -57,8 +57,9 @@ describe('the policy\'s frame encoding from its checkpoint', () => {
     const frames = policyFrameTokensOf(meta);
     expect(frames).toBeInstanceOf(EgocentricFrameTokens);
     expect((frames as EgocentricFrameTokens).octants).toBe(true);
-    expect((frames as EgocentricFrameTokens).plainPatch).toBe(meta.plainPatch === true);
-    expect((policyFrameTokensOf({ ...meta, plainPatch: true }) as EgocentricFrameTokens).plainPatch).toBe(true);
+    expect((frames as EgocentricFrameTokens).lead).toBe(meta.lead ?? 'none');
+    expect((policyFrameTokensOf({ ...meta, lead: 'centre' }) as EgocentricFrameTokens).lead).toBe('centre');
+    expect(() => policyFrameTokensOf({ ...meta, lead: 'colour' })).toThrow(/unknown cell lead "colour"/);
     expect(frames.vocabSize).toBe(model.config.vocabSize);
     const task = TRAIN_TASKS[0];
     expect(frames.encode(task.instruction, renderScene(initialScene(task, 'train', 0))).tokens.length).toBeLessThanOrEqual(model.config.contextLength);
