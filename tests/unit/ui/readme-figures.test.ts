@@ -9,6 +9,7 @@ import { policyFigures, worldModelFigures, type ModelsManifest } from '../../../
 import { defaultEntry, formatInterval, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
 import { PAPER_COUNTERPART } from '../../../src/ui/companion/paper-results';
 import { runScale, sideBySide } from '../../../src/ui/companion/side-by-side';
+import type { RobotTableSummary } from '../../../src/experiments/robot-table';
 
 const root = resolve(import.meta.dirname, '../../..');
 // one line per sentence fragment: the README wraps its prose anywhere
@@ -106,5 +107,18 @@ describe('the figures the README quotes are the ones the page prints from the co
     const test = summary.claims?.find((c) => c.id === '2')?.tests.find((t) => t.a === 'wmrl' && t.b === 'grpo-all-real');
     expect(test).toBeDefined();
     expect(quoted(/WMRL is (-?[\d.]+ \[[^\]]+\]) against all-real GRPO/)[0]).toBe(formatInterval(test!.comparison.interval, 1));
+  });
+
+  it("the robot table's rows and primary test (results/robot-table/summary.json, companion section 7)", () => {
+    const t = JSON.parse(readFileSync(resolve(root, 'results/robot-table/summary.json'), 'utf8')) as RobotTableSummary;
+    const row = (preset: string) => formatInterval(t.rows.find((r) => r.preset === preset)!.heldOut, 1);
+    const [sft, grpo, wmrl] = quoted(/Ours: SFT (\S+ \[[^\]]+\]), GRPO on the sparse success (\S+ \[[^\]]+\]), WMRL (\S+ \[[^\]]+\])/);
+    expect({ sft, grpo, wmrl }).toEqual({ sft: row('robot-sft'), grpo: row('robot-grpo-sparse'), wmrl: row('robot-wmrl') });
+    const primary = t.tests.find((x) => x.id === 'primary')!;
+    const [diff, verdict] = quoted(/WMRL minus GRPO is (\S+ \[[^\]]+\]), (\w+)/);
+    expect({ diff, verdict }).toEqual({ diff: formatInterval(primary.comparison.interval, 1), verdict: primary.verdict });
+    const [rows, seeds] = quoted(/\(`results\/robot-table`, (\d+) rows x (\d+) seeds/);
+    expect(Number(rows)).toBe(t.rows.length);
+    for (const r of t.rows) expect(r.seeds.length, r.preset).toBe(Number(seeds));
   });
 });
