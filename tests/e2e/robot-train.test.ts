@@ -49,6 +49,8 @@ describe('robot train panel (#/train?domain=robot)', () => {
     await page.fill('[data-testid=robot-train-g]', String(SIZES.groupSize));
     await page.fill('[data-testid=robot-train-steps]', String(SIZES.steps));
     expect(await page.textContent('[data-testid=robot-train-counter]')).toBe('no run yet');
+    // Start waits for the panel's own runtime (its models in the worker), slower than the view's on a loaded machine.
+    await page.waitForFunction(() => (document.querySelector('[data-testid="robot-train-start"]') as HTMLButtonElement | null)?.disabled === false, undefined, { timeout: 300_000 });
     await page.click('[data-testid=robot-train-start]');
     // Progress is told while the step runs (the decoding step of the horizon, then scoring and the update).
     await page.waitForFunction(() => /decoding step \d+ of 96 \(\d+ of 4 episodes open\)/.test(document.querySelector('[data-testid="robot-train-progress"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
@@ -94,6 +96,8 @@ describe('robot train panel (#/train?domain=robot)', () => {
     await page.fill('[data-testid=robot-train-seed]', '6');
     await page.waitForFunction(() => location.hash.includes('rt.seed=6'), undefined, { timeout: 10_000 });
 
+    // Start waits for the panel's own runtime (its models in the worker), slower than the view's on a loaded machine.
+    await page.waitForFunction(() => (document.querySelector('[data-testid="robot-train-start"]') as HTMLButtonElement | null)?.disabled === false, undefined, { timeout: 300_000 });
     await page.click('[data-testid=robot-train-start]');
     await page.waitForFunction(() => /step 1: rollouts, decoding step/.test(document.querySelector('[data-testid="robot-train-progress"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
     await page.click('[data-testid=robot-train-stop]');
