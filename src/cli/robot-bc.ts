@@ -109,8 +109,9 @@ const seconds = () => Math.round((performance.now() - t0) / 1000);
 const examples: PolicyExample[] = behaviourCloningExamples(TRAIN_TASKS, 'train', states, NOISES);
 const frameTokenizer = from ? FrameTokenizer.fromJSON(from.meta.frameTokenizer) : FrameTokenizer.build(ALL_TASKS.map((t) => t.instruction), examples.map((e) => renderScene(e.state)));
 const tokenizer: PolicyFrameTokens = encoding === 'sparse' ? new SparseFrameTokens(frameTokenizer) : encoding === 'egocentric' ? new EgocentricFrameTokens(frameTokenizer, octants, lead) : frameTokenizer;
-// `examples` keeps one entry per scene (what DAgger and the teacher-forced check count); the sequences
-// carry the targets, one per shortest-path action with --targets shortest.
+// `examples` keeps one entry per scene under its own instruction (what DAgger and the teacher-forced
+// check count); the sequences carry the targets: also under other instructions with
+// --other-instructions, one per shortest-path action with --targets shortest.
 const seqs = targetsOf(examples).map((e) => policySequence(tokenizer, e));
 // A frame lists as many cells as are not bare: a rollout can show up to 4 more than any training
 // frame did (the gripper off its usual cells, the drawer out), so leave room for 4 more cells.
