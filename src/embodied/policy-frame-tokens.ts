@@ -16,6 +16,9 @@ export function policyFrameTokensOf(meta: Record<string, unknown>): PolicyFrameT
     case 'sparse':
       return new SparseFrameTokens(base);
     case 'egocentric':
+      // `plainPatch` was this meta's name for lead 'patch' for one commit; read silently as 'none' it would feed
+      // such a checkpoint frames it was not trained on.
+      if ('plainPatch' in meta) throw new Error('robot policy checkpoint: its meta has "plainPatch", the old name of lead "patch"; rewrite it as lead');
       return new EgocentricFrameTokens(base, meta.octants === true, (meta.lead ?? 'none') as CellLead);
     default:
       throw new Error(`robot policy checkpoint: unknown frame encoding ${JSON.stringify(meta.encoding)}`);

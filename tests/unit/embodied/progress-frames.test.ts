@@ -60,6 +60,7 @@ describe('the policy\'s frame encoding from its checkpoint', () => {
     expect((frames as EgocentricFrameTokens).lead).toBe(meta.lead ?? 'none');
     expect((policyFrameTokensOf({ ...meta, lead: 'centre' }) as EgocentricFrameTokens).lead).toBe('centre');
     expect(() => policyFrameTokensOf({ ...meta, lead: 'colour' })).toThrow(/unknown cell lead "colour"/);
+    expect(() => policyFrameTokensOf({ ...meta, plainPatch: true })).toThrow(/"plainPatch", the old name of lead "patch"/);
     expect(frames.vocabSize).toBe(model.config.vocabSize);
     const task = TRAIN_TASKS[0];
     expect(frames.encode(task.instruction, renderScene(initialScene(task, 'train', 0))).tokens.length).toBeLessThanOrEqual(model.config.contextLength);
