@@ -21,7 +21,7 @@ import { evaluateClaims, LARGER_SFT_PRESET } from '../experiments/claims.ts';
 import { evaluationMismatch } from '../experiments/cross-compare.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
-import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
+import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgress, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
 import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
@@ -379,6 +379,7 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     claim5AnchorWeight: pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'meanAnchorWeight', 'difference'),
     claims: evaluateClaims(runs),
     mainTable: decideMainTable(runs),
+    mainTableProgress: mainTableProgress(runs),
     ...(build ? { mainTableAmortisedRatio: amortisedComputeRatio(runs, build) } : {}),
     curve: curveRows(runs, opts.presets),
     runs: runs.map((r) => ({

@@ -13,6 +13,9 @@ import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 
 export const PRIMARY_METRIC: MetricKey = 'heldOutCheckpointMean';
+
+/** Family B: each switches one of the authors' rules back to our reading (or is one of our own presets). */
+const FAMILY_B_PRESETS = ['paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw', 'paper-wmrl-verifier-gate', 'wmrl-static', 'wmrl-ppi'];
 export const FAMILY_ALPHA = 0.05;
 
 export interface MainTableTest {
@@ -43,9 +46,47 @@ export const MAIN_TABLE_TESTS: readonly MainTableTest[] = [
   { id: 'A7', family: 'A', a: 'paper-wmrl-unreadable', b: 'paper-wmrl', metric: 'meanAuthorsWeight', kind: 'difference', direction: 'greater', statement: "an unreadable world model raises the authors' anchor weight (claim 5)" },
   { ...held('A8', 'A', 'paper-wmrl', SFT_PRESET, 'greater', 'WMRL moves the policy above SFT'), metricB: 'heldOut' },
   { ...held('A9', 'A', 'paper-grpo-all-real', SFT_PRESET, 'greater', 'all-real GRPO moves the policy above SFT'), metricB: 'heldOut' },
-  ...['paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw', 'paper-wmrl-verifier-gate', 'wmrl-static', 'wmrl-ppi'].map((p, i) =>
-    held(`B${i + 1}`, 'B', p, 'paper-wmrl', 'two-sided', `${p} against paper-wmrl`)),
+  ...FAMILY_B_PRESETS.map((p, i) => held(`B${i + 1}`, 'B', p, 'paper-wmrl', 'two-sided', `${p} against paper-wmrl`)),
 ];
+
+const seedRange = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/**
+ * The plan's rows and the seeds each is planned at: SFT (evaluation only), the primary pair and the
+ * larger SFT policy at 16 seeds (3 to 18), the rest of the authors' block at 10 (3 to 12), family B at 5 (3 to 7).
+ */
+export const MAIN_TABLE_ROWS: readonly { preset: string; seeds: readonly number[] }[] = [
+  { preset: SFT_PRESET, seeds: seedRange(3, 18) },
+  { preset: 'paper-grpo-all-real', seeds: seedRange(3, 18) },
+  { preset: 'paper-wmrl', seeds: seedRange(3, 18) },
+  { preset: LARGER_SFT_PRESET, seeds: seedRange(3, 18) },
+  ...['paper-world-model-only', 'paper-ablation-neither', 'paper-ablation-denoise-only', 'paper-ablation-debias-only', 'paper-wmrl-unreadable'].map((preset) => ({ preset, seeds: seedRange(3, 12) })),
+  ...FAMILY_B_PRESETS.map((preset) => ({ preset, seeds: seedRange(3, 7) })),
+];
+
+export interface RowProgress {
+  preset: string;
+  planned: number[];
+  /** planned seeds with a finished run on disk */
+  done: number[];
+  /** planned seeds whose run is recorded as failed (and has no finished run) */
+  failed: number[];
+}
+
+/** How far the table has come: every row of the plan with its planned seeds, those done and those failed. */
+export function mainTableProgress(runs: readonly RunResult[]): RowProgress[] {
+  return MAIN_TABLE_ROWS.map(({ preset, seeds }) => {
+    const has = (seed: number, status: RunResult['status']) => runs.some((r) => r.preset === preset && r.seed === seed && r.status === status);
+    return { preset, planned: [...seeds], done: seeds.filter((s) => has(s, 'ok')), failed: seeds.filter((s) => !has(s, 'ok') && has(s, 'failed')) };
+  });
+}
+
+/** "3-18" for three or more consecutive seeds, else the list ("3, 5"). */
+export const seedSpan = (seeds: readonly number[], dash = '-'): string =>
+  seeds.length > 2 && seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1) ? `${seeds[0]}${dash}${seeds.at(-1)}` : seeds.join(', ');
+
+/** True when every row of the plan has a finished run at every planned seed. */
+export const mainTableComplete = (progress: readonly RowProgress[]): boolean => progress.every((r) => r.done.length === r.planned.length);
 
 export interface DecidedTest extends MainTableTest {
   comparison: PairedComparison;

@@ -6,7 +6,7 @@ import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey,
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
-import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, PRIMARY_METRIC, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, PRIMARY_METRIC, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 
@@ -92,6 +92,21 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
       + `Non-inferiority at -5: holds when the interval's lower end is above -5, fails when its upper end is below 0. **${primary.verdict}**.`,
     '',
     `Family A (the paper's claims on the authors' rules) and family B (one switch back to our reading, exploratory) are each Holm-corrected over their own tests at a familywise ${FAMILY_ALPHA}; p is the two-sided paired t-test of the per-seed values (against 1 for a ratio). A test of family A holds when its adjusted p is below ${FAMILY_ALPHA} with the mean on the claim's side, fails when below it on the other side, and is undecided otherwise; "not run": a row it needs has no run yet.`,
+    '',
+  );
+  const progress = mainTableProgress(runs);
+  const runsDone = progress.reduce((n, r) => n + r.done.length, 0), runsPlanned = progress.reduce((n, r) => n + r.planned.length, 0);
+  lines.push(
+    '### Rows against the plan',
+    '',
+    mainTableComplete(progress)
+      ? `Every row has a finished run at every planned seed (${runsPlanned} runs).`
+      : `In progress: ${runsDone} of ${runsPlanned} planned runs finished. Until every row reaches its planned seeds, each verdict below is provisional (a test's seeds are those both of its rows have).`,
+    '',
+    table(['row', 'planned seeds', 'finished', 'failed', 'still to run'], progress.map((r) => {
+      const left = r.planned.filter((s) => !r.done.includes(s));
+      return [r.preset, seedSpan(r.planned), `${r.done.length} of ${r.planned.length}`, r.failed.join(', ') || '—', left.length > 0 ? seedSpan(left) : '—'];
+    })),
     '',
   );
   const header = ['test', 'contrast', 'seeds', 'mean [95% interval]', 'p', 'Holm p', 'verdict'];

@@ -138,6 +138,22 @@ describe('the paper, live (#/paper)', () => {
     await page.locator('[data-testid=ours-curve] svg[role=img]').waitFor();
     expect(await page.locator('[data-testid=ours-curve] path[fill=none]').count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('[data-testid=ours-curve] .legend').textContent()).toMatch(/wmrl \(\d seeds?\)[\s\S]*grpo-all-real \(\d seeds?\)/);
+    // the third models' table, decided by its plan: the primary test and the progress read from its summary;
+    // the older rules' claims (none of whose rows it runs) are not shown
+    await page.selectOption('[data-testid=ours-pick]', 'main-v3');
+    await page.locator('[data-testid=plan-primary]').waitFor({ timeout: 30_000 });
+    const v3 = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../results/main-v3/summary.json'), 'utf8'));
+    const primary = v3.mainTable.find((t: { id: string }) => t.id === 'primary');
+    const iv = primary.comparison.interval;
+    expect(await text(page, 'plan-primary')).toBe(`${iv.mean.toFixed(2)} [${iv.low.toFixed(2)}, ${iv.high.toFixed(2)}]`);
+    expect(await text(page, 'plan-primary-verdict')).toBe(primary.verdict);
+    const done = v3.mainTableProgress.reduce((n: number, r: { done: number[] }) => n + r.done.length, 0);
+    const planned = v3.mainTableProgress.reduce((n: number, r: { planned: number[] }) => n + r.planned.length, 0);
+    expect((await text(page, 'plan-progress')).replace(/\s+/g, ' ')).toContain(done === planned ? `(${planned} runs)` : `In progress: ${done} of ${planned} planned runs`);
+    expect(await page.locator('[data-testid=plan-tests] tbody tr').count()).toBe(v3.mainTable.length - 1);
+    expect(await page.locator('[data-testid=ours-claims]').count()).toBe(0);
+    expect(await ours.locator('tr[data-preset=paper-wmrl] td').first().textContent()).toContain("WMRL (authors' rules)");
+    await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-main-v3.png') });
     await page.selectOption('[data-testid=ours-pick]', 'main');
     await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main:'));
     // the first models' table has no curve; its claims are decided from its run files (claim 1 holds there)

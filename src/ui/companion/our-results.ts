@@ -3,6 +3,7 @@
 import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
 import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
+import { mainTableComplete, type AmortisedRatio, type DecidedTest, type RowProgress } from '../../experiments/main-table';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';
@@ -16,6 +17,12 @@ export interface ExperimentSummary {
   claims?: ClaimResult[];
   /** Held-out score along training (runs evaluated with --eval-every); absent in older summaries. */
   curve?: CurveRow[];
+  /** The third models' main table decided by its plan (src/experiments/main-table.ts); absent in older summaries. */
+  mainTable?: DecidedTest[];
+  /** Every row of that plan with its planned and finished seeds. */
+  mainTableProgress?: RowProgress[];
+  /** Claim 1 with the world model's own cost shared over runs (descriptive). */
+  mainTableAmortisedRatio?: AmortisedRatio;
 }
 
 export interface ResultsIndex {
@@ -111,3 +118,37 @@ export function curveLines(summary: ExperimentSummary): CurveLine[] {
     };
   });
 }
+
+export interface PlanView {
+  primary: DecidedTest;
+  /** family A (claims, Holm) then family B (exploratory) */
+  tests: DecidedTest[];
+  progress: RowProgress[];
+  complete: boolean;
+  runsDone: number;
+  runsPlanned: number;
+  amortised: AmortisedRatio | null;
+}
+
+/**
+ * The main table as its plan decides it, when the summary has one and any of its tests has run;
+ * null otherwise (older summaries, or experiments of other presets, whose plan tests all read "not run").
+ */
+export function planView(summary: ExperimentSummary): PlanView | null {
+  const decided = summary.mainTable ?? [];
+  const primary = decided.find((t) => t.family === 'primary');
+  if (!primary || !decided.some((t) => t.comparison.seeds.length > 0)) return null;
+  const progress = summary.mainTableProgress ?? [];
+  return {
+    primary,
+    tests: decided.filter((t) => t.family !== 'primary'),
+    progress,
+    complete: progress.length > 0 && mainTableComplete(progress),
+    runsDone: progress.reduce((n, r) => n + r.done.length, 0),
+    runsPlanned: progress.reduce((n, r) => n + r.planned.length, 0),
+    amortised: summary.mainTableAmortisedRatio ?? null,
+  };
+}
+
+/** True when some claim of the older rules (claims.ts) has a test that ran: a summary of only plan presets has none. */
+export const claimsRan = (summary: ExperimentSummary): boolean => (summary.claims ?? []).some((c) => c.tests.some((t) => t.comparison.seeds.length > 0));

@@ -61,6 +61,13 @@ export const PAPER_COUNTERPART: Readonly<Record<string, PaperRow>> = {
   'ablation-neither': ablation4b('neither'),
   'ablation-denoise-only': ablation4b('denoise only'),
   'ablation-debias-only': ablation4b('debias only'),
+  // the same rows, run on the authors' rules (their reference code's reward ladder, gate and anchor weight)
+  'paper-grpo-all-real': mainRow('4B GRPO (all real execution)'),
+  'paper-world-model-only': mainRow('4B world model only'),
+  'paper-wmrl': mainRow('4B WMRL'),
+  'paper-ablation-neither': ablation4b('neither'),
+  'paper-ablation-denoise-only': ablation4b('denoise only'),
+  'paper-ablation-debias-only': ablation4b('debias only'),
 };
 
 /** Main-table rows no preset of ours reproduces (the 9B runs, the large agents without RL). */

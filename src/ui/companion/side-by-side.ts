@@ -18,6 +18,9 @@ const PRESET_LABELS: Readonly<Record<string, string>> = {
   'world-model-only': 'world model only',
   wmrl: 'WMRL',
   'wmrl-static': 'WMRL + free verifier (ours)',
+  'paper-grpo-all-real': "all-real GRPO (authors' rules)",
+  'paper-world-model-only': "world model only (authors' rules)",
+  'paper-wmrl': "WMRL (authors' rules)",
 };
 
 export const presetLabel = (preset: string): string => PRESET_LABELS[preset] ?? preset;

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { curveLines, defaultEntry, formatInterval, ourRows, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
+import { claimsRan, curveLines, defaultEntry, formatInterval, ourRows, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
+import { decideMainTable, MAIN_TABLE_ROWS, mainTableProgress } from '../../../src/experiments/main-table';
+import { evaluateClaims } from '../../../src/experiments/claims';
+import { evaluation, run } from '../experiments/run-fixtures';
+
+/** A trained run evaluated at steps 5..20 (the plan's endpoint averages those checkpoints). */
+function trained(preset: string, seed: number, avg: number) {
+  const r = run(preset, seed, avg, null);
+  r.curve = [5, 10, 15, 20].map((step) => ({ step, trainingBusyMs: 0, avgAtK: avg, evaluation: evaluation(avg) }));
+  return r;
+}
 import { tInterval } from '../../../src/experiments/interval';
 
 describe("the companion's table of our results", () => {
@@ -48,5 +58,28 @@ describe("the companion's table of our results", () => {
     // one seed: the mean line alone
     expect(grpo.low).toBeNull();
     expect(curveLines({ ...summary, curve: undefined })).toEqual([]);
+  });
+
+  it("shows the plan's decision only where a test of it ran, and says whether the table is complete", () => {
+    const base: ExperimentSummary = { format: 'wmrl-experiment-summary', version: 1, command: '', presets: [] };
+    // an experiment of our presets: every plan test reads "not run", so no plan table; its own claims ran
+    const ours = [1, 2].flatMap((s) => [run('wmrl', s, 0.5 + s / 100, null), run('grpo-all-real', s, 0.5, null)]);
+    const older = { ...base, mainTable: decideMainTable(ours), mainTableProgress: mainTableProgress(ours), claims: evaluateClaims(ours) };
+    expect(planView(older)).toBeNull();
+    expect(claimsRan(older)).toBe(true);
+    expect(planView(base)).toBeNull();
+    // the plan's presets: its decision, progress counted over the plan's rows; the older claims all "not run", so hidden
+    const planned = [3, 4].flatMap((s) => [trained('paper-wmrl', s, 0.5 + s / 100), trained('paper-grpo-all-real', s, 0.5)]);
+    const v = planView({ ...base, mainTable: decideMainTable(planned), mainTableProgress: mainTableProgress(planned), claims: evaluateClaims(planned) })!;
+    expect(v.primary.id).toBe('primary');
+    expect(v.primary.comparison.seeds).toEqual([3, 4]);
+    expect(v.tests.map((t) => t.family)).not.toContain('primary');
+    expect(v.runsDone).toBe(4);
+    expect(v.runsPlanned).toBe(MAIN_TABLE_ROWS.reduce((n, r) => n + r.seeds.length, 0));
+    expect(v.complete).toBe(false);
+    expect(claimsRan({ ...base, claims: evaluateClaims(planned) })).toBe(false);
+    // every planned run finished: complete
+    const all = MAIN_TABLE_ROWS.flatMap((r) => r.seeds.map((s) => trained(r.preset, s, 0.5)));
+    expect(planView({ ...base, mainTable: decideMainTable(all), mainTableProgress: mainTableProgress(all) })!.complete).toBe(true);
   });
 });

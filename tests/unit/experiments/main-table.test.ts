@@ -1,7 +1,7 @@
 // The main table's plan, decided: the primary non-inferiority test alone, families A and B each
 // Holm-corrected, the SFT row read on its one evaluation, and the amortised compute ratio.
 import { describe, expect, it } from 'vitest';
-import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_TESTS } from '../../../src/experiments/main-table';
+import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, seedSpan } from '../../../src/experiments/main-table';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
 import { mainTableSection } from '../../../src/experiments/report';
 import type { RunResult } from '../../../src/experiments/run-result';
@@ -114,4 +114,41 @@ describe('the main table, decided by its plan', () => {
     expect(md).toMatch(/\| paper-wmrl \| 16\.4 \| 28\.8 \| 286 \| 3 \|/);
     expect(md).toMatch(/shared over 10 runs/);
   });
+
+  it("counts the plan's rows: finished seeds, failed ones without a finished rerun, and never a seed the plan does not name", () => {
+    const failed = trained('paper-wmrl', 4, [50, 50, 50, 50]);
+    failed.status = 'failed';
+    const runs = [
+      trained('paper-grpo-all-real', 3, [50, 50, 50, 50]), trained('paper-wmrl', 3, [50, 50, 50, 50]), failed,
+      // seed 2 is not in the plan; seed 8 of family B is past its 5 planned seeds
+      trained('paper-wmrl', 2, [50, 50, 50, 50]), trained('wmrl-static', 8, [50, 50, 50, 50]), trained('wmrl-static', 5, [50, 50, 50, 50]),
+    ];
+    const progress = mainTableProgress(runs);
+    expect(progress.map((r) => r.preset)).toEqual(MAIN_TABLE_ROWS.map((r) => r.preset));
+    const row = (preset: string) => progress.find((r) => r.preset === preset)!;
+    expect(row('paper-wmrl')).toEqual({ preset: 'paper-wmrl', planned: seedsFrom(3, 18), done: [3], failed: [4] });
+    expect(row('paper-grpo-all-real').done).toEqual([3]);
+    expect(row('wmrl-static')).toEqual({ preset: 'wmrl-static', planned: [3, 4, 5, 6, 7], done: [5], failed: [] });
+    expect(row('paper-ablation-neither').planned).toEqual(seedsFrom(3, 12));
+    expect(MAIN_TABLE_ROWS.reduce((n, r) => n + r.seeds.length, 0)).toBe(4 * 16 + 5 * 10 + 7 * 5);
+    expect(mainTableComplete(progress)).toBe(false);
+    // every planned seed of every row finished: complete; one missing: not
+    const all = MAIN_TABLE_ROWS.flatMap((r) => r.seeds.map((s) => trained(r.preset, s, [50, 50, 50, 50])));
+    expect(mainTableComplete(mainTableProgress(all))).toBe(true);
+    expect(mainTableComplete(mainTableProgress(all.slice(1)))).toBe(false);
+    // the report says how far the table has come
+    const md = mainTableSection(runs);
+    expect(md).toMatch(/In progress: 3 of 149 planned runs finished/);
+    expect(md).toMatch(/\| paper-wmrl \| 3-18 \| 1 of 16 \| 4 \| 4-18 \|/);
+  });
+
+  it('writes a run of seeds as a span and anything else as a list', () => {
+    expect(seedSpan([3, 4, 5, 6])).toBe('3-6');
+    expect(seedSpan([3, 4, 5], '–')).toBe('3–5');
+    expect(seedSpan([3, 4])).toBe('3, 4');
+    expect(seedSpan([3, 5, 6])).toBe('3, 5, 6');
+    expect(seedSpan([])).toBe('');
+  });
 });
+
+const seedsFrom = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
