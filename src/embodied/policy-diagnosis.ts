@@ -10,7 +10,7 @@
 //   instructionReading  the same scenes under another task's words: does the action change as the expert's does
 
 import { expertAction, expertStepsToGo } from './expert.ts';
-import type { Action } from './kinematics.ts';
+import { MOVES, type Action } from './kinematics.ts';
 import { initialScene, type StateSplit } from './layout.ts';
 import { behaviourCloningExamples, shortestPathActions, withOtherInstructions, type PolicyExample } from './policy-data.ts';
 import { HORIZON, runEpisodes, type BatchPolicy } from './rollout.ts';
@@ -28,14 +28,13 @@ export function heldoutDemonstrationScenes(): PolicyExample[] {
   return behaviourCloningExamples(TRAIN_TASKS, 'heldout', 2, [0.1, 0.3]).filter((_, i) => i % 7 === 0);
 }
 
-const MOVE_STEPS: Readonly<Record<string, Cell>> = { up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, left: { x: -1, y: 0 }, right: { x: 1, y: 0 } };
-
 const distance = (a: Cell, b: Cell): number => Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
 
 /** Whether a move heads the gripper closer to any of `blocks` (the cell it aims at, walls or not). */
 function approaches(state: SceneState, move: Action, blocks: readonly Cell[]): boolean {
-  const d = MOVE_STEPS[move];
-  const to = { x: state.gripper.x + d.x, y: state.gripper.y + d.y };
+  const d = MOVES[move];
+  if (d === undefined) return false;
+  const to = { x: state.gripper.x + d.dx, y: state.gripper.y + d.dy };
   return blocks.some((b) => distance(b, to) < distance(b, state.gripper));
 }
 
@@ -88,14 +87,14 @@ export async function firstMoves(policy: BatchPolicy, tasks: readonly RobotTask[
     const [first, second] = task.goals;
     if (first.kind !== 'in') return;
     out.wrong.all++;
-    if (!(a in MOVE_STEPS)) {
+    if (MOVES[a] === undefined) {
       out.wrong.notAMove++;
       return;
     }
     const others = state.blocks.filter((b) => b.color !== first.block);
     if (approaches(state, a, others)) out.wrong.towardAnotherBlock++;
     else out.wrong.towardNoOtherBlock++;
-    const wrongMoves = (Object.keys(MOVE_STEPS) as Action[]).filter((m) => !shortest.includes(m));
+    const wrongMoves = (Object.keys(MOVES) as Action[]).filter((m) => !shortest.includes(m));
     randomShare += wrongMoves.filter((m) => approaches(state, m, others)).length / wrongMoves.length;
     randomStates++;
     if (second?.kind === 'in') {
