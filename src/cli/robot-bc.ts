@@ -10,8 +10,16 @@
 // Prints a JSON report; with --out, writes the report and the checkpoint (frame tokenizer in its meta).
 //
 //   npx tsx src/cli/robot-bc.ts --encoding egocentric --octants --states 16 --steps 3000 --out results/robot-bc
+//
+// --diagnose CKPT trains nothing: it runs the diagnoses of src/embodied/policy-diagnosis.ts on the
+// checkpoint (greedy first moves, its own sampled rollouts' scenes against demonstrations, whether its
+// action follows the instruction; robot-bc-diagnosis.ts), prints a summary and writes the JSON report to
+// --out FILE (stdout without it). Only --threads goes with it.
+//
+//   npx tsx src/cli/robot-bc.ts --diagnose results/robot-bc/policy.ckpt --out results/robot-bc/diagnosis-policy.json
 
 import { InputError, positiveIntFlag, readInputBytes } from './cli-input.ts';
+import { diagnoseCheckpoint, diagnosisSummary } from './robot-bc-diagnosis.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,7 +44,8 @@ import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 const NOISES = [0.1, 0.3];
 
-const { values } = parseArgs({
+const { values, tokens } = parseArgs({
+  tokens: true,
   options: {
     steps: { type: 'string', default: '600' },
     states: { type: 'string', default: '16' },
@@ -67,9 +76,27 @@ const { values } = parseArgs({
     'other-instructions': { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' },
     threads: { type: 'string', default: '1' },
+    /** a directory (training); with --diagnose, the report's file */
     out: { type: 'string' },
+    /** diagnose this checkpoint instead of training (robot-bc-diagnosis.ts) */
+    diagnose: { type: 'string' },
   },
 });
+if (values.diagnose !== undefined) {
+  try {
+    const extra = tokens.filter((t) => t.kind === 'option' && !['diagnose', 'out', 'threads'].includes(t.name)).map((t) => `--${(t as { name: string }).name}`);
+    if (extra.length > 0) throw new InputError(`--diagnose trains nothing and takes only --out and --threads, not ${extra.join(', ')}`);
+    const report = await diagnoseCheckpoint(values.diagnose, positiveIntFlag('threads', values.threads), (line) => console.error(line));
+    for (const line of diagnosisSummary(report)) console.error(line);
+    if (values.out) writeFileSync(values.out, JSON.stringify(report, null, 2) + '\n');
+    else console.log(JSON.stringify(report, null, 2));
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    console.error(`robot-bc --diagnose: ${e.message}`);
+    process.exit(2);
+  }
+  process.exit(0);
+}
 const int = positiveIntFlag;
 const nonNegative = (name: string, v: string) => (v === '0' ? 0 : int(name, v));
 const steps = nonNegative('steps', values.steps);

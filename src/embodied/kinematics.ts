@@ -25,7 +25,8 @@ export function actionOf(id: number): Action {
   return a;
 }
 
-const MOVES: Partial<Record<Action, { dx: number; dy: number }>> = {
+/** The four moves' steps on the grid (y grows downwards); other actions are not moves. */
+export const MOVES: Partial<Record<Action, { dx: number; dy: number }>> = {
   up: { dx: 0, dy: -1 },
   down: { dx: 0, dy: 1 },
   left: { dx: -1, dy: 0 },

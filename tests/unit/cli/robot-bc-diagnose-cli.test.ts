@@ -1,0 +1,42 @@
+// robot-bc --diagnose with bad input: a missing file, a tampered checkpoint, a checkpoint that is not
+// a policy, training flags beside it. Each is one line naming the problem, exit 2, before any work.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../../run-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'wmrl-robot-bc-diagnose-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const diagnose = (...args: string[]) => runCli('src/cli/robot-bc.ts', ['--diagnose', ...args]);
+
+describe('robot-bc --diagnose refuses bad input', () => {
+  it('a missing checkpoint', { timeout: 60_000 }, () => {
+    const r = diagnose(join(dir, 'none.ckpt'));
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^robot-bc --diagnose: checkpoint not found: .*none\.ckpt$/);
+  });
+
+  it('a tampered checkpoint, named', { timeout: 60_000 }, () => {
+    const bytes = readFileSync(join(REPO_ROOT, 'results/robot-bc/policy.ckpt'));
+    bytes[bytes.length - 10] ^= 0xff;
+    const file = join(dir, 'tampered.ckpt');
+    writeFileSync(file, bytes);
+    const r = diagnose(file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${file}: checkpoint: weights are corrupted`);
+  });
+
+  it('a checkpoint that is not a behaviour-cloning policy', { timeout: 60_000 }, () => {
+    const r = diagnose('public/models/robot/progress-model.ckpt');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/progress-model\.ckpt: not a robot policy checkpoint/);
+  });
+
+  it('training flags beside it', { timeout: 60_000 }, () => {
+    const r = diagnose('results/robot-bc/policy.ckpt', '--steps', '100');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('takes only --out and --threads, not --steps');
+  });
+});
