@@ -18,7 +18,7 @@
 //
 //   npx tsx src/cli/robot-bc.ts --diagnose results/robot-bc/policy.ckpt --out results/robot-bc/diagnosis-policy.json
 
-import { InputError, positiveIntFlag, readInputBytes } from './cli-input.ts';
+import { InputError, optionalPositiveInt, positiveIntFlag, readInputBytes } from './cli-input.ts';
 import { diagnoseCheckpoint, diagnosisSummary } from './robot-bc-diagnosis.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,7 +86,7 @@ if (values.diagnose !== undefined) {
   try {
     const extra = tokens.filter((t) => t.kind === 'option' && !['diagnose', 'out', 'threads'].includes(t.name)).map((t) => `--${(t as { name: string }).name}`);
     if (extra.length > 0) throw new InputError(`--diagnose trains nothing and takes only --out and --threads, not ${extra.join(', ')}`);
-    const report = await diagnoseCheckpoint(values.diagnose, positiveIntFlag('threads', values.threads), (line) => console.error(line));
+    const report = await diagnoseCheckpoint(values.diagnose, optionalPositiveInt(values.threads, '--threads', InputError) ?? 1, (line) => console.error(line));
     for (const line of diagnosisSummary(report)) console.error(line);
     if (values.out) writeFileSync(values.out, JSON.stringify(report, null, 2) + '\n');
     else console.log(JSON.stringify(report, null, 2));

@@ -39,4 +39,10 @@ describe('robot-bc --diagnose refuses bad input', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('takes only --out and --threads, not --steps');
   });
+
+  it('a thread count that is not a positive integer', { timeout: 60_000 }, () => {
+    const r = diagnose('results/robot-bc/policy.ckpt', '--threads', 'two');
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('robot-bc --diagnose: --threads must be a positive integer, got "two"');
+  });
 });
