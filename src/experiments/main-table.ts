@@ -13,10 +13,10 @@ import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 
 export const PRIMARY_METRIC: MetricKey = 'heldOutCheckpointMean';
+export const FAMILY_ALPHA = 0.05;
 
 /** Family B: each switches one of the authors' rules back to our reading (or is one of our own presets). */
 const FAMILY_B_PRESETS = ['paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw', 'paper-wmrl-verifier-gate', 'wmrl-static', 'wmrl-ppi'];
-export const FAMILY_ALPHA = 0.05;
 
 export interface MainTableTest {
   id: string;
@@ -84,6 +84,14 @@ export function mainTableProgress(runs: readonly RunResult[]): RowProgress[] {
 /** "3-18" for three or more consecutive seeds, else the list ("3, 5"). */
 export const seedSpan = (seeds: readonly number[], dash = '-'): string =>
   seeds.length > 2 && seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1) ? `${seeds[0]}${dash}${seeds.at(-1)}` : seeds.join(', ');
+
+/** Runs finished and planned over every row. */
+export function progressCounts(progress: readonly RowProgress[]): { done: number; planned: number } {
+  return { done: progress.reduce((n, r) => n + r.done.length, 0), planned: progress.reduce((n, r) => n + r.planned.length, 0) };
+}
+
+/** A p value as the tables print it. */
+export const formatP = (p: number | null, none = '—'): string => (p === null ? none : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 /** True when every row of the plan has a finished run at every planned seed. */
 export const mainTableComplete = (progress: readonly RowProgress[]): boolean => progress.every((r) => r.done.length === r.planned.length);

@@ -6,7 +6,7 @@ import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey,
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
-import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, PRIMARY_METRIC, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, formatP, mainTableComplete, mainTableProgress, PRIMARY_METRIC, progressCounts, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 
@@ -72,13 +72,12 @@ function shareRange(shares: readonly number[]): string {
   return lo === hi ? `${lo} s a run` : `${lo} to ${hi} s a run`;
 }
 
-const pCell = (p: number | null) => (p === null ? '—' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 function decidedRow(t: DecidedTest): string[] {
   const op = t.kind === 'ratio' ? '/' : '-';
   const side = t.direction === 'two-sided' ? '' : ` ${t.direction === 'greater' ? '>' : '<'} ${t.kind === 'ratio' ? 1 : 0}`;
   const digits = digitsOf(t.metric) === 3 ? 3 : 2;
-  return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), pCell(t.p), pCell(t.pHolm), t.verdict ?? '—'];
+  return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), formatP(t.p), formatP(t.pHolm), t.verdict ?? '—'];
 }
 
 /** The main table of docs/results.md's plan: the primary test, families A and B with Holm, compute with the world model's cost, the paper beside ours. */
@@ -95,7 +94,7 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
     '',
   );
   const progress = mainTableProgress(runs);
-  const runsDone = progress.reduce((n, r) => n + r.done.length, 0), runsPlanned = progress.reduce((n, r) => n + r.planned.length, 0);
+  const { done: runsDone, planned: runsPlanned } = progressCounts(progress);
   lines.push(
     '### Rows against the plan',
     '',

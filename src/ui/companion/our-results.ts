@@ -3,7 +3,7 @@
 import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
 import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
-import { mainTableComplete, type AmortisedRatio, type DecidedTest, type RowProgress } from '../../experiments/main-table';
+import { mainTableComplete, progressCounts, type AmortisedRatio, type DecidedTest, type RowProgress } from '../../experiments/main-table';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';
@@ -139,13 +139,14 @@ export function planView(summary: ExperimentSummary): PlanView | null {
   const primary = decided.find((t) => t.family === 'primary');
   if (!primary || !decided.some((t) => t.comparison.seeds.length > 0)) return null;
   const progress = summary.mainTableProgress ?? [];
+  const counts = progressCounts(progress);
   return {
     primary,
     tests: decided.filter((t) => t.family !== 'primary'),
     progress,
     complete: progress.length > 0 && mainTableComplete(progress),
-    runsDone: progress.reduce((n, r) => n + r.done.length, 0),
-    runsPlanned: progress.reduce((n, r) => n + r.planned.length, 0),
+    runsDone: counts.done,
+    runsPlanned: counts.planned,
     amortised: summary.mainTableAmortisedRatio ?? null,
   };
 }
