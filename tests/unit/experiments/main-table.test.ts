@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, seedSpan } from '../../../src/experiments/main-table';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
-import { mainTableSection } from '../../../src/experiments/report';
+import { mainTableSection, renderReport } from '../../../src/experiments/report';
 import type { RunResult } from '../../../src/experiments/run-result';
 import { cost, evaluation, run } from './run-fixtures';
 
@@ -113,6 +113,16 @@ describe('the main table, decided by its plan', () => {
     expect(md).toMatch(/\| A1 \| paper-grpo-all-real \/ paper-wmrl > 1 .*\| 3 \| 4\.00 \[4\.00, 4\.00\] \| < 0\.001 \| < 0\.001 \| holds \|/);
     expect(md).toMatch(/\| paper-wmrl \| 16\.4 \| 28\.8 \| 286 \| 3 \|/);
     expect(md).toMatch(/shared over 10 runs/);
+  });
+
+  it("a folder the plan decides carries no second verdict by the older claim rules (their presets are rows of the plan)", () => {
+    const runs = [1, 2].flatMap((s) => [trained('paper-grpo-all-real', s, [50, 51, 52, 53]), trained('paper-wmrl', s, [49, 50, 51, 52]), trained('wmrl-static', s, [40, 41, 42, 43]), run('sft-larger', s, 0.4, null)]);
+    const md = renderReport({ title: 't', runs, presets: ['paper-grpo-all-real', 'paper-wmrl', 'wmrl-static'] });
+    expect(md).toContain('## The main table, decided by its plan');
+    expect(md).not.toContain('## The claims, decided');
+    expect(md).not.toContain('## Claims measured in this invocation');
+    // without the plan's presets the older rules still read the folder
+    expect(renderReport({ title: 't', runs: runs.filter((r) => !r.preset.startsWith('paper-')), presets: ['wmrl-static'] })).toContain('## The claims, decided');
   });
 
   it("counts the plan's rows: finished seeds, failed ones without a finished rerun, and never a seed the plan does not name", () => {
