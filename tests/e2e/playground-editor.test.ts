@@ -74,6 +74,9 @@ describe('Playground editor (#/playground)', () => {
     expect(await editorText(page, 'program')).toBe(starting);
     await page.click('[data-testid=starter-undo]');
     expect(await editorText(page, 'program')).toBe(typed);
+    // The typed program's link is in the URL; a reload right after the reset (well within the link's
+    // 300 ms write delay) must not bring it back.
+    await page.waitForFunction(() => /[?&]p=/.test(location.hash));
     await page.click('[data-testid=program-reset]');
     await page.reload();
     await openTask(page);
