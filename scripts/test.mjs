@@ -11,7 +11,8 @@ const steps = [
   ['types', bin('svelte-check'), ['--tsconfig', './tsconfig.json', '--fail-on-warnings', '--output', 'human']],
   ['chromium', null, ensureChromium],
   ['build', bin('vite'), ['build', '--logLevel', 'warn'], { WMRL_HARNESS: '1' }],
-  ['tests', bin('vitest'), ['run', ...process.argv.slice(2)]],
+  // tests tagged 'long' run in `npm run test:long` (.ci/run calls it after this)
+  ['tests', bin('vitest'), ['run', '--tags-filter=!long', ...process.argv.slice(2)]],
 ];
 
 for (const [name, cmd, args, env] of steps) {

@@ -27,7 +27,7 @@ const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: R
 describe('progress of long operations (#/train)', () => {
   const app = useServedApp({ webgpu: false });
 
-  it('shows the start-up, each phase of a step and the evaluation, with the time left once known', async () => {
+  it('shows the start-up, each phase of a step and the evaluation, with the time left once known', { timeout: 900_000, tags: ['long'] }, async () => {
     const page = await app.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -70,5 +70,5 @@ describe('progress of long operations (#/train)', () => {
     expect(s['eval.executions']?.join(' ')).toMatch(/Evaluation: running programs for real in the sandbox \(\d+\/\d+\)/);
     expect(errors).toEqual([]);
     await page.close();
-  }, 900_000);
+  });
 });

@@ -39,7 +39,7 @@ const maxDiff = (a: readonly number[], b: readonly number[]): number => {
 describe('robot train panel (#/train?domain=robot)', () => {
   const app = useServedApp({ webgpu: false });
 
-  it("a run steps in the worker, draws its chart, plays a step's rollout, and its first step is Node's", async () => {
+  it("a run steps in the worker, draws its chart, plays a step's rollout, and its first step is Node's", { timeout: 900_000, tags: ['long'] }, async () => {
     const node = await nodeFirstStep();
     const { page, errors } = await openView(app, '#/train?domain=robot', { width: 1280, height: 1000 });
     await page.waitForFunction(() => /Progress model: [\d,]+ parameters/.test(document.querySelector('[data-testid="robot-models"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
@@ -86,7 +86,7 @@ describe('robot train panel (#/train?domain=robot)', () => {
     await page.waitForFunction(() => /held-out tasks \d+ of 5/.test(document.querySelector('[data-testid="robot-eval-result"]')?.textContent ?? ''), undefined, { timeout: 300_000 });
     expect(await page.textContent('[data-testid=robot-eval-result]')).toMatch(/the run's policy after 1 steps, greedy, held-out states 0\.\.0:\s+training tasks \d+ of 20,\s+held-out tasks \d+ of 5/);
     expect(errors).toEqual([]);
-  }, 900_000);
+  });
 
   it('a link reopens the form with its run settings, an edit goes back into the URL, and Stop stops after the step in progress', async () => {
     const { page, errors } = await openView(app, '#/train?domain=robot&rt.preset=robot-grpo-sparse&rt.seed=5&rt.B=1&rt.G=2&rt.steps=3', { width: 1280, height: 1000 });

@@ -34,7 +34,7 @@ describe('the Train view as a lab (#/train)', () => {
     await page.close();
   }, 900_000);
 
-  it('keeps two runs, overlays one on the other, and loads one back from its exported JSON (a broken file changes nothing)', async () => {
+  it('keeps two runs, overlays one on the other, and loads one back from its exported JSON (a broken file changes nothing)', { timeout: 900_000, tags: ['long'] }, async () => {
     const { page, errors } = await openView(app, '#/train?steps=1&B=1&n=2&seed=1');
     const stepDone = () => page.waitForSelector('[data-testid=train-status][data-steps="1"]', { timeout: 300_000 });
     await page.fill('[data-testid=run-name]', 'first');
@@ -81,5 +81,5 @@ describe('the Train view as a lab (#/train)', () => {
     expect(await page.inputValue('[data-testid=run-name]')).toBe('second');
     expect(errors).toEqual([]);
     await page.close();
-  }, 900_000);
+  });
 });

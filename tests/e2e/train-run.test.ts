@@ -15,7 +15,7 @@ async function stepsAtLeast(page: Page, n: number): Promise<void> {
 describe('a Train run outside the view (#/train)', () => {
   const app = useServedApp({ webgpu: false });
 
-  it('survives a switch to the Playground and back, is saved after every step, and a reload resumes it', async () => {
+  it('survives a switch to the Playground and back, is saved after every step, and a reload resumes it', { timeout: 900_000, tags: ['long'] }, async () => {
     const { page, errors } = await openView(app, `#/train?preset=wmrl`);
     // Small steps: B 2 x n 2, five of them (at rho 0.125 the first steps execute nothing).
     await page.fill('[data-testid=steps]', '5');
@@ -63,5 +63,5 @@ describe('a Train run outside the view (#/train)', () => {
     expect(await page.locator('[data-testid=train-error]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
-  }, 900_000);
+  });
 });

@@ -133,7 +133,7 @@ describe('the Train view (#/train)', () => {
 
   // SwiftShader emulates the GPU on the CPU: the step took 56 s on a quiet 2-core machine and 160-175 s
   // at load average 6-12, past vitest's 180 s; the limit bounds a hang, it is not a speed check.
-  it('runs a step on the WebGPU engines when the user asks for them (SwiftShader here, which auto passes over)', { timeout: 420_000 }, async () => {
+  it('runs a step on the WebGPU engines when the user asks for them (SwiftShader here, which auto passes over)', { timeout: 420_000, tags: ['long'] }, async () => {
     const { page, errors } = await openSmallRun();
     await page.click('.advanced summary');
     await page.selectOption('[data-testid=policy-backend]', 'webgpu');

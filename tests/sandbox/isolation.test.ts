@@ -269,7 +269,7 @@ describe('cross-job invariance (one worker slot, attack then honest then harvest
     expect(after.run.runs).toEqual(alone.runs);
   }, 900_000);
 
-  it('control: on a reused interpreter the same comparison sees the attacks (so the test above can fail)', async () => {
+  it('control: on a reused interpreter the same comparison sees the attacks (so the test above can fail)', { timeout: 900_000, tags: ['long'] }, async () => {
     await s.start({ size: 1, maxRunsPerWorker: 200, recycleHeapBytes: 4 * 1024 ** 3 });
     const leaky = ATTACKS.filter((a) => a.leaksWhenReused);
     expect(leaky.length).toBeGreaterThanOrEqual(15);
@@ -296,5 +296,5 @@ describe('cross-job invariance (one worker slot, attack then honest then harvest
       if (!seen) missed.push(attack.name);
     }
     expect(missed, 'attacks the comparison failed to see on a reused interpreter').toEqual([]);
-  }, 900_000);
+  });
 });
