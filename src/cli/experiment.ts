@@ -465,7 +465,10 @@ async function main(): Promise<void> {
   // A --larger-sft folder without SFT rows, or evaluated unlike the runs already here, is refused
   // now, not after hours of runs.
   if (opts.largerSft) largerSftRuns(opts.largerSft, opts.seeds, onDisk);
-  console.log(`experiment: ${plan.length} runs planned, ${todo.length} to run; out ${relative(process.cwd(), opts.out) || '.'}`);
+  const outName = relative(process.cwd(), opts.out) || '.';
+  // The grid (presets x seeds) can name more runs than a plan's rows hold: a report reads what is there.
+  if (opts.reportOnly) console.log(`experiment: report only, from the ${onDisk.length} run file(s) found of the ${plan.length} this grid names; nothing runs; out ${outName}`);
+  else console.log(`experiment: ${plan.length} runs planned, ${todo.length} to run; out ${outName}`);
   const remainingLine = (from: number): string => {
     const rest = todo.slice(from);
     if (rest.length === 0) return 'no runs remain';
@@ -473,7 +476,7 @@ async function main(): Promise<void> {
     const names = rest.map((p) => `${p.request.preset} seed ${p.request.seed}`);
     return `${rest.length} run(s) remain${left === null ? '' : `, about ${formatDuration(left)} left`}: ${names.slice(0, 8).join(', ')}${names.length > 8 ? `, and ${names.length - 8} more` : ''}`;
   };
-  if (todo.length > 0) console.log(`experiment: ${remainingLine(0)}`);
+  if (todo.length > 0 && !opts.reportOnly) console.log(`experiment: ${remainingLine(0)}`);
   if (todo.length > 0 && !opts.reportOnly) {
     await verifyModels(opts.models, 'source');
     ensureFreshDist({ force: opts.build, log: console.log });

@@ -98,7 +98,7 @@ describe('the paper, live (#/paper)', () => {
     await ours.waitFor({ timeout: 30_000 });
     expect(await text(page, 'ours-head')).toBe('ours, measured');
     expect(await text(page, 'paper-head')).toBe("the paper's, reported");
-    expect((await text(page, 'ours-source')).replace(/\s+/g, ' ')).toMatch(/^Ours, measured \(run main-v2: results\/main-v2\/summary\.json, committed; seeds 1–5; 20 steps of B 8 × n 4\): held-out avg@8/);
+    expect((await text(page, 'ours-source')).replace(/\s+/g, ' ')).toMatch(/^Ours, measured \(run main-v2: results\/main-v2\/summary\.json, committed; seeds 1–5 over its rows, each row's count in its column; 20 steps of B 8 × n 4\): held-out avg@8/);
     expect((await text(page, 'paper-source')).replace(/\s+/g, ' ')).toMatch(/^The paper's, reported \(its main table and 4B ablations, arXiv 2608\.12564\)/);
     expect(await text(page, 'paper-why')).toContain('cannot be compared number for number');
     expect(await page.locator('[data-testid=section-paper] a[href="https://arxiv.org/abs/2608.12564"]').count()).toBeGreaterThan(0);

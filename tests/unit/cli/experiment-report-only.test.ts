@@ -19,6 +19,8 @@ describe('experiment --report-only', { timeout: 120_000 }, () => {
     const r = runCli('src/cli/experiment.ts', [...plan, '--out', out, '--report-only']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/starting workers|building the app/);
+    expect(r.stdout).toMatch(/report only, from the 9 run file\(s\) found of the \d+ this grid names; nothing runs/);
+    expect(r.stdout).not.toMatch(/to run|remain/);
     const md = readFileSync(join(out, 'summary.md'), 'utf8');
     expect(md).toMatch(/^Command: `npm run experiment -- --presets paper-grpo-all-real,paper-wmrl .*--run-timeout-min 400 --out .*`$/m);
     expect(md).not.toMatch(/--report-only/);
