@@ -233,7 +233,7 @@ try {
       seconds: trainSeconds, firstLoss: curve[0]?.loss, lossLast20: curve.slice(-20).reduce((a, c) => a + c.loss, 0) / Math.min(20, curve.length),
     },
     teacherForced: {
-      note: 'greedy action from the rollout decoder path on expert-labelled scenes of noisy demonstrations (noise 0.1 and 0.3); sampled with replacement',
+      note: 'greedy action from the rollout decoder path on expert-labelled scenes of noisy demonstrations (noise 0.1 and 0.3), each under its own instruction (never an --other-instructions relabelled copy); sampled with replacement',
       trainTasksTrainStates: await teacherForced(examples, 400, 1),
       trainTasksHeldoutStates: await teacherForced(behaviourCloningExamples(TRAIN_TASKS, 'heldout', 2, NOISES), 400, 2),
       heldoutTasksHeldoutStates: await teacherForced(behaviourCloningExamples(HELDOUT_TASKS, 'heldout', 4, NOISES), 400, 3),
