@@ -14,6 +14,8 @@ import { tInterval, type MeanInterval } from './interval.ts';
 
 export const PRIMARY_METRIC: MetricKey = 'heldOutCheckpointMean';
 export const FAMILY_ALPHA = 0.05;
+/** The pilot's SD of the primary difference (results/pilot-authors, 2 seeds), from which the plan sized the seeds. */
+export const PILOT_SD_OF_PRIMARY = 14.7;
 
 /** Family B: each switches one of the authors' rules back to our reading (or is one of our own presets). */
 const FAMILY_B_PRESETS = ['paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw', 'paper-wmrl-verifier-gate', 'wmrl-static', 'wmrl-ppi'];

@@ -6,7 +6,8 @@ import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey,
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
-import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, formatP, mainTableComplete, mainTableProgress, PRIMARY_METRIC, progressCounts, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
+import { minimumDetectableDifference } from './power.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, PILOT_SD_OF_PRIMARY, formatP, mainTableComplete, mainTableProgress, PRIMARY_METRIC, progressCounts, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 
@@ -80,6 +81,14 @@ function decidedRow(t: DecidedTest): string[] {
   return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), formatP(t.p), formatP(t.pHolm), t.verdict ?? '—'];
 }
 
+/** What the primary test can detect: the plan's figure from the pilot's SD, and the same at the SD measured so far. */
+function primaryPower(iv: MeanInterval | null): string {
+  const n = MAIN_TABLE_ROWS.find((r) => r.preset === 'paper-wmrl')!.seeds.length;
+  const planned = `Minimum detectable difference (80% power, two-sided 5%, paired t over ${n} seeds): ${minimumDetectableDifference(PILOT_SD_OF_PRIMARY, n).toFixed(1)} points at the pilot's SD of ${PILOT_SD_OF_PRIMARY} (the plan's figure)`;
+  const measured = iv?.sd == null ? '' : `, ${minimumDetectableDifference(iv.sd, n).toFixed(1)} at the SD measured here (${iv.sd.toFixed(1)} over ${iv.n} seeds)`;
+  return `${planned}${measured}. A true difference smaller than that will most likely read "undecided".`;
+}
+
 /** The main table of docs/results.md's plan: the primary test, families A and B with Holm, compute with the world model's cost, the paper beside ours. */
 export function mainTableSection(runs: readonly RunResult[], build?: WorldModelBuildCost): string {
   const decided = decideMainTable(runs);
@@ -89,6 +98,10 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
   lines.push(
     `Primary: ${primary.a} - ${primary.b}, ${labelOf(PRIMARY_METRIC)}, paired by seed: ${formatInterval(iv, 2)} over ${primary.comparison.seeds.length} seed(s) (${primary.comparison.seeds.join(', ') || 'none'}). `
       + `Non-inferiority at -5: holds when the interval's lower end is above -5, fails when its upper end is below 0. **${primary.verdict}**.`,
+    '',
+    primaryPower(primary.comparison.interval),
+    '',
+    'The committed world model misses issue 21\'s targets (docs/models.md: alone it ranks programs that run below a model-family lookup and separates failures below `compile()`): this table measures the method with that world model.',
     '',
     `Family A (the paper's claims on the authors' rules) and family B (one switch back to our reading, exploratory) are each Holm-corrected over their own tests at a familywise ${FAMILY_ALPHA}; p is the two-sided paired t-test of the per-seed values (against 1 for a ratio). A test of family A holds when its adjusted p is below ${FAMILY_ALPHA} with the mean on the claim's side, fails when below it on the other side, and is undecided otherwise; "not run": a row it needs has no run yet.`,
     '',

@@ -113,6 +113,15 @@ describe('the main table, decided by its plan', () => {
     expect(md).toMatch(/\| A1 \| paper-grpo-all-real \/ paper-wmrl > 1 .*\| 3 \| 4\.00 \[4\.00, 4\.00\] \| < 0\.001 \| < 0\.001 \| holds \|/);
     expect(md).toMatch(/\| paper-wmrl \| 16\.4 \| 28\.8 \| 286 \| 3 \|/);
     expect(md).toMatch(/shared over 10 runs/);
+    expect(md).toMatch(/this table measures the method with that world model/);
+  });
+
+  it("the report says what the primary test can detect: the plan's 11.0 points, and the same at the SD measured", () => {
+    // checkpoint means 51, 53, 55 against 50.5, 50.5, 50.5 + ... : differences -2, 0, 2 (SD 2)
+    const runs = [1, 2, 3].flatMap((s) => [trained('paper-grpo-all-real', s, [52, 52, 52, 52], 400), trained('paper-wmrl', s, [50, 50, 50, 50 + 8 * (s - 2) + 8], 100)]);
+    const md = mainTableSection(runs);
+    expect(md).toMatch(/-0\.00 \[|0\.00 \[/);
+    expect(md).toContain('Minimum detectable difference (80% power, two-sided 5%, paired t over 16 seeds): 11.0 points at the pilot\'s SD of 14.7 (the plan\'s figure), 1.5 at the SD measured here (2.0 over 3 seeds).');
   });
 
   it("a folder the plan decides carries no second verdict by the older claim rules (their presets are rows of the plan)", () => {
