@@ -151,6 +151,8 @@ describe('the paper, live (#/paper)', () => {
     const planned = v3.mainTableProgress.reduce((n: number, r: { planned: number[] }) => n + r.planned.length, 0);
     expect((await text(page, 'plan-progress')).replace(/\s+/g, ' ')).toContain(done === planned ? `(${planned} runs)` : `In progress: ${done} of ${planned} planned runs`);
     expect(await page.locator('[data-testid=plan-tests] tbody tr').count()).toBe(v3.mainTable.length - 1);
+    // what the test can detect, from the same summary's SD (the plan: 11.0 points at the pilot's SD over 16 seeds)
+    expect((await text(page, 'plan-power')).replace(/\s+/g, ' ')).toContain(`At its 16 planned seeds the test detects (80% power) a true difference of about 11.0 points at the pilot's SD of 14.7 (the plan's figure), ${((2.1314 + 0.8662) * iv.sd / 4).toFixed(1)} at the SD measured so far (${iv.sd.toFixed(1)})`);
     expect(await page.locator('[data-testid=ours-claims]').count()).toBe(0);
     expect(await ours.locator('tr[data-preset=paper-wmrl] td').first().textContent()).toContain("WMRL (authors' rules)");
     await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-main-v3.png') });
