@@ -11,6 +11,7 @@ import { LARGER_SFT_PRESET, NON_INFERIORITY_MARGIN, type Verdict } from './claim
 import { holmAdjust, tTestP } from './multiplicity.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
+import { minimumDetectableDifference } from './power.ts';
 
 export const PRIMARY_METRIC: MetricKey = 'heldOutCheckpointMean';
 export const FAMILY_ALPHA = 0.05;
@@ -192,4 +193,16 @@ export function amortisedComputeRatio(runs: readonly RunResult[], build: WorldMo
     perSeed.push(ra.totalBusyMs / 1000 / (rb.totalBusyMs / 1000 + share));
   }
   return { seeds, perSeed, interval: perSeed.length > 0 ? tInterval(perSeed, level) : null, sharePerRun };
+}
+
+export interface PrimaryDetectable { seeds: number; pilotSd: number; atPilotSd: number; measuredSd: number | null; atMeasuredSd: number | null }
+
+/** The primary test's minimum detectable difference at its planned seeds: at the pilot's SD (the plan's figure) and at the SD measured so far. */
+export function primaryDetectable(primary: DecidedTest): PrimaryDetectable {
+  const seeds = MAIN_TABLE_ROWS.find((r) => r.preset === primary.a)?.seeds.length ?? primary.comparison.seeds.length;
+  const sd = primary.comparison.interval?.sd ?? null;
+  return {
+    seeds, pilotSd: PILOT_SD_OF_PRIMARY, atPilotSd: minimumDetectableDifference(PILOT_SD_OF_PRIMARY, seeds),
+    measuredSd: sd, atMeasuredSd: sd === null ? null : minimumDetectableDifference(sd, seeds),
+  };
 }

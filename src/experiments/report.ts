@@ -6,8 +6,7 @@ import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey,
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
-import { minimumDetectableDifference } from './power.ts';
-import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, PILOT_SD_OF_PRIMARY, formatP, mainTableComplete, mainTableProgress, PRIMARY_METRIC, progressCounts, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_METRIC, progressCounts, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 
@@ -82,11 +81,10 @@ function decidedRow(t: DecidedTest): string[] {
 }
 
 /** What the primary test can detect: the plan's figure from the pilot's SD, and the same at the SD measured so far. */
-function primaryPower(iv: MeanInterval | null): string {
-  const n = MAIN_TABLE_ROWS.find((r) => r.preset === 'paper-wmrl')!.seeds.length;
-  const planned = `Minimum detectable difference (80% power, two-sided 5%, paired t over ${n} seeds): ${minimumDetectableDifference(PILOT_SD_OF_PRIMARY, n).toFixed(1)} points at the pilot's SD of ${PILOT_SD_OF_PRIMARY} (the plan's figure)`;
-  const measured = iv?.sd == null ? '' : `, ${minimumDetectableDifference(iv.sd, n).toFixed(1)} at the SD measured here (${iv.sd.toFixed(1)} over ${iv.n} seeds)`;
-  return `${planned}${measured}. A true difference smaller than that will most likely read "undecided".`;
+function primaryPower(primary: DecidedTest): string {
+  const d = primaryDetectable(primary);
+  const measured = d.atMeasuredSd === null ? '' : `, ${d.atMeasuredSd.toFixed(1)} at the SD measured here (${d.measuredSd!.toFixed(1)} over ${primary.comparison.seeds.length} seeds)`;
+  return `Minimum detectable difference (80% power, two-sided 5%, paired t over ${d.seeds} seeds): ${d.atPilotSd.toFixed(1)} points at the pilot's SD of ${d.pilotSd} (the plan's figure)${measured}. A true difference smaller than that will most likely read "undecided".`;
 }
 
 /** The main table of docs/results.md's plan: the primary test, families A and B with Holm, compute with the world model's cost, the paper beside ours. */
@@ -99,7 +97,7 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
     `Primary: ${primary.a} - ${primary.b}, ${labelOf(PRIMARY_METRIC)}, paired by seed: ${formatInterval(iv, 2)} over ${primary.comparison.seeds.length} seed(s) (${primary.comparison.seeds.join(', ') || 'none'}). `
       + `Non-inferiority at -5: holds when the interval's lower end is above -5, fails when its upper end is below 0. **${primary.verdict}**.`,
     '',
-    primaryPower(primary.comparison.interval),
+    primaryPower(primary),
     '',
     'The committed world model misses issue 21\'s targets (docs/models.md: alone it ranks programs that run below a model-family lookup and separates failures below `compile()`): this table measures the method with that world model.',
     '',

@@ -3,8 +3,7 @@
 import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
 import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
-import { MAIN_TABLE_ROWS, mainTableComplete, PILOT_SD_OF_PRIMARY, progressCounts, type AmortisedRatio, type DecidedTest, type RowProgress } from '../../experiments/main-table';
-import { minimumDetectableDifference } from '../../experiments/power';
+import { mainTableComplete, primaryDetectable, progressCounts, type AmortisedRatio, type DecidedTest, type PrimaryDetectable, type RowProgress } from '../../experiments/main-table';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';
@@ -130,7 +129,7 @@ export interface PlanView {
   runsPlanned: number;
   amortised: AmortisedRatio | null;
   /** The primary test's minimum detectable difference at its planned seeds: at the pilot's SD (the plan's figure) and at the SD measured so far. */
-  detectable: { seeds: number; pilotSd: number; atPilotSd: number; measuredSd: number | null; atMeasuredSd: number | null };
+  detectable: PrimaryDetectable;
 }
 
 /**
@@ -152,15 +151,6 @@ export function planView(summary: ExperimentSummary): PlanView | null {
     runsPlanned: counts.planned,
     amortised: summary.mainTableAmortisedRatio ?? null,
     detectable: primaryDetectable(primary),
-  };
-}
-
-function primaryDetectable(primary: DecidedTest): PlanView['detectable'] {
-  const seeds = MAIN_TABLE_ROWS.find((r) => r.preset === primary.a)?.seeds.length ?? primary.comparison.seeds.length;
-  const sd = primary.comparison.interval?.sd ?? null;
-  return {
-    seeds, pilotSd: PILOT_SD_OF_PRIMARY, atPilotSd: minimumDetectableDifference(PILOT_SD_OF_PRIMARY, seeds),
-    measuredSd: sd, atMeasuredSd: sd === null ? null : minimumDetectableDifference(sd, seeds),
   };
 }
 
