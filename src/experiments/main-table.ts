@@ -97,7 +97,26 @@ export function progressCounts(progress: readonly RowProgress[]): { done: number
 export const formatP = (p: number | null, none = '—'): string => (p === null ? none : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 /** True when every row of the plan has a finished run at every planned seed. */
-export const mainTableComplete = (progress: readonly RowProgress[]): boolean => progress.every((r) => r.done.length === r.planned.length);
+export const mainTableComplete = (progress: readonly RowProgress[]): boolean => progress.every((r) => rowComplete(progress, r.preset));
+
+/**
+ * The rows a test's verdict waits for: the primary test stands alone, so its own two rows; a test of
+ * family A or B also waits for every row its family names, because Holm adjusts its p by the others'.
+ */
+export function rowsDecidingTest(t: Pick<MainTableTest, 'family' | 'a' | 'b'>, tests: readonly MainTableTest[] = MAIN_TABLE_TESTS): string[] {
+  const members = t.family === 'primary' ? [t] : tests.filter((x) => x.family === t.family);
+  return [...new Set(members.flatMap((x) => [x.a, x.b]))];
+}
+
+/** True when the plan names the row and it has a finished run at every planned seed. */
+export function rowComplete(progress: readonly RowProgress[], preset: string): boolean {
+  const row = progress.find((r) => r.preset === preset);
+  return row !== undefined && row.done.length === row.planned.length;
+}
+
+/** The rows a test's verdict still waits for; none: no run to come can change the verdict. */
+export const rowsAwaited = (t: Pick<MainTableTest, 'family' | 'a' | 'b'>, progress: readonly RowProgress[], tests: readonly MainTableTest[] = MAIN_TABLE_TESTS): string[] =>
+  rowsDecidingTest(t, tests).filter((preset) => !rowComplete(progress, preset));
 
 export interface DecidedTest extends MainTableTest {
   comparison: PairedComparison;

@@ -6,7 +6,7 @@ import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey,
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
-import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_METRIC, progressCounts, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_METRIC, progressCounts, rowsAwaited, seedSpan, type DecidedTest, type RowProgress, type WorldModelBuildCost } from './main-table.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 
@@ -80,6 +80,12 @@ function decidedRow(t: DecidedTest): string[] {
   return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), formatP(t.p), formatP(t.pHolm), t.verdict ?? '—'];
 }
 
+/** Whether a test's verdict is final, and if not, the rows it waits for. */
+function finality(t: DecidedTest, progress: readonly RowProgress[], whenFinal: string): string {
+  const waiting = rowsAwaited(t, progress);
+  return waiting.length === 0 ? `final: ${whenFinal}` : `provisional until these rows reach their planned seeds: ${waiting.join(', ')}`;
+}
+
 /** What the primary test can detect: the plan's figure from the pilot's SD, and the same at the SD measured so far. */
 function primaryPower(primary: DecidedTest): string {
   const d = primaryDetectable(primary);
@@ -91,11 +97,12 @@ function primaryPower(primary: DecidedTest): string {
 export function mainTableSection(runs: readonly RunResult[], build?: WorldModelBuildCost): string {
   const decided = decideMainTable(runs);
   const primary = decided.find((t) => t.family === 'primary')!;
+  const progress = mainTableProgress(runs);
   const lines: string[] = ['## The main table, decided by its plan', ''];
   const iv = primary.comparison.interval;
   lines.push(
     `Primary: ${primary.a} - ${primary.b}, ${labelOf(PRIMARY_METRIC)}, paired by seed: ${formatInterval(iv, 2)} over ${primary.comparison.seeds.length} seed(s) (${primary.comparison.seeds.join(', ') || 'none'}). `
-      + `Non-inferiority at -5: holds when the interval's lower end is above -5, fails when its upper end is below 0. **${primary.verdict}**.`,
+      + `Non-inferiority at -5: holds when the interval's lower end is above -5, fails when its upper end is below 0. **${primary.verdict}** (${finality(primary, progress, 'both its rows are at their planned seeds')}).`,
     '',
     primaryPower(primary),
     '',
@@ -104,14 +111,13 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
     `Family A (the paper's claims on the authors' rules) and family B (one switch back to our reading, exploratory) are each Holm-corrected over their own tests at a familywise ${FAMILY_ALPHA}; p is the two-sided paired t-test of the per-seed values (against 1 for a ratio). A test of family A holds when its adjusted p is below ${FAMILY_ALPHA} with the mean on the claim's side, fails when below it on the other side, and is undecided otherwise; "not run": a row it needs has no run yet.`,
     '',
   );
-  const progress = mainTableProgress(runs);
   const { done: runsDone, planned: runsPlanned } = progressCounts(progress);
   lines.push(
     '### Rows against the plan',
     '',
     mainTableComplete(progress)
       ? `Every row has a finished run at every planned seed (${runsPlanned} runs).`
-      : `In progress: ${runsDone} of ${runsPlanned} planned runs finished. Until every row reaches its planned seeds, each verdict below is provisional (a test's seeds are those both of its rows have).`,
+      : `In progress: ${runsDone} of ${runsPlanned} planned runs finished. A verdict is provisional until every row it waits for reaches its planned seeds: the primary test its own two rows, a test of family A or B every row of its family (Holm adjusts each p by the others'). A test's seeds are those both of its rows have.`,
     '',
     table(['row', 'planned seeds', 'finished', 'failed', 'still to run'], progress.map((r) => {
       const left = r.planned.filter((s) => !r.done.includes(s));
@@ -120,8 +126,10 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
     '',
   );
   const header = ['test', 'contrast', 'seeds', 'mean [95% interval]', 'p', 'Holm p', 'verdict'];
-  lines.push('### Family A', '', table(header, decided.filter((t) => t.family === 'A').map(decidedRow)), '');
-  lines.push('### Family B (exploratory)', '', table(header, decided.filter((t) => t.family === 'B').map(decidedRow)), '');
+  for (const [family, title] of [['A', 'Family A'], ['B', 'Family B (exploratory)']] as const) {
+    const tests = decided.filter((t) => t.family === family);
+    lines.push(`### ${title}`, '', `This family's figures are ${finality(tests[0], progress, 'every row it names is at its planned seeds')}.`, '', table(header, tests.map(decidedRow)), '');
+  }
   lines.push('### Compute, seed by seed', '');
   const ratio = decided.find((t) => t.id === 'A1')!.comparison;
   const loads = (preset: string, seed: number) => {

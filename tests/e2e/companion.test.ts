@@ -150,6 +150,8 @@ describe('the paper, live (#/paper)', () => {
     const done = v3.mainTableProgress.reduce((n: number, r: { done: number[] }) => n + r.done.length, 0);
     const planned = v3.mainTableProgress.reduce((n: number, r: { planned: number[] }) => n + r.planned.length, 0);
     expect((await text(page, 'plan-progress')).replace(/\s+/g, ' ')).toContain(done === planned ? `(${planned} runs)` : `In progress: ${done} of ${planned} planned runs`);
+    const rowDone = (preset: string) => v3.mainTableProgress.some((r: { preset: string; done: number[]; planned: number[] }) => r.preset === preset && r.done.length === r.planned.length);
+    expect((await text(page, 'plan-primary-finality')).replace(/\s+/g, ' ')).toMatch(rowDone(primary.a) && rowDone(primary.b) ? /^final: both its rows/ : /^provisional until paper-/);
     expect(await page.locator('[data-testid=plan-tests] tbody tr').count()).toBe(v3.mainTable.length - 1);
     // what the test can detect, from the same summary's SD (the plan: 11.0 points at the pilot's SD over 16 seeds)
     expect((await text(page, 'plan-power')).replace(/\s+/g, ' ')).toContain(`At its 16 planned seeds the test detects (80% power) a true difference of about 11.0 points at the pilot's SD of 14.7 (the plan's figure), ${((2.1314 + 0.8662) * iv.sd / 4).toFixed(1)} at the SD measured so far (${iv.sd.toFixed(1)})`);

@@ -3,7 +3,7 @@
 import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
 import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
-import { mainTableComplete, primaryDetectable, progressCounts, type AmortisedRatio, type DecidedTest, type PrimaryDetectable, type RowProgress } from '../../experiments/main-table';
+import { mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type DecidedTest, type PrimaryDetectable, type RowProgress } from '../../experiments/main-table';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';
@@ -125,6 +125,9 @@ export interface PlanView {
   tests: DecidedTest[];
   progress: RowProgress[];
   complete: boolean;
+  /** The rows the primary verdict still waits for (none: it is final), and those family A's verdicts wait for (Holm reads the whole family). */
+  primaryAwaits: string[];
+  familyAAwaits: string[];
   runsDone: number;
   runsPlanned: number;
   amortised: AmortisedRatio | null;
@@ -142,11 +145,14 @@ export function planView(summary: ExperimentSummary): PlanView | null {
   if (!primary || !decided.some((t) => t.comparison.seeds.length > 0)) return null;
   const progress = summary.mainTableProgress ?? [];
   const counts = progressCounts(progress);
+  const familyA = decided.find((t) => t.family === 'A');
   return {
     primary,
     tests: decided.filter((t) => t.family !== 'primary'),
     progress,
     complete: progress.length > 0 && mainTableComplete(progress),
+    primaryAwaits: rowsAwaited(primary, progress),
+    familyAAwaits: familyA ? rowsAwaited(familyA, progress) : [],
     runsDone: counts.done,
     runsPlanned: counts.planned,
     amortised: summary.mainTableAmortisedRatio ?? null,

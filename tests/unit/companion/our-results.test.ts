@@ -77,9 +77,13 @@ describe("the companion's table of our results", () => {
     expect(v.runsDone).toBe(4);
     expect(v.runsPlanned).toBe(MAIN_TABLE_ROWS.reduce((n, r) => n + r.seeds.length, 0));
     expect(v.complete).toBe(false);
+    expect(v.primaryAwaits).toEqual(['paper-wmrl', 'paper-grpo-all-real']);
+    expect(v.familyAAwaits).toContain('sft-larger');
     expect(claimsRan({ ...base, claims: evaluateClaims(planned) })).toBe(false);
     // every planned run finished: complete
     const all = MAIN_TABLE_ROWS.flatMap((r) => r.seeds.map((s) => trained(r.preset, s, 0.5)));
-    expect(planView({ ...base, mainTable: decideMainTable(all), mainTableProgress: mainTableProgress(all) })!.complete).toBe(true);
+    const whole = planView({ ...base, mainTable: decideMainTable(all), mainTableProgress: mainTableProgress(all) })!;
+    expect(whole.complete).toBe(true);
+    expect([whole.primaryAwaits, whole.familyAAwaits]).toEqual([[], []]);
   });
 });

@@ -1,7 +1,7 @@
 // The main table's plan, decided: the primary non-inferiority test alone, families A and B each
 // Holm-corrected, the SFT row read on its one evaluation, and the amortised compute ratio.
 import { describe, expect, it } from 'vitest';
-import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, seedSpan } from '../../../src/experiments/main-table';
+import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
 import { mainTableSection, renderReport } from '../../../src/experiments/report';
 import type { RunResult } from '../../../src/experiments/run-result';
@@ -159,6 +159,26 @@ describe('the main table, decided by its plan', () => {
     const md = mainTableSection(runs);
     expect(md).toMatch(/In progress: 3 of 149 planned runs finished/);
     expect(md).toMatch(/\| paper-wmrl \| 3-18 \| 1 of 16 \| 4 \| 4-18 \|/);
+  });
+
+  it("the primary verdict is final once its own two rows are complete; a family's waits for every row the family names (Holm)", () => {
+    const primary = MAIN_TABLE_TESTS.find((t) => t.id === 'primary')!;
+    const a6 = MAIN_TABLE_TESTS.find((t) => t.id === 'A6')!;
+    expect(rowsDecidingTest(primary).sort()).toEqual(['paper-grpo-all-real', 'paper-wmrl']);
+    // A6 compares paper-wmrl with the larger SFT policy, yet its Holm p moves with every test of family A
+    expect(rowsDecidingTest(a6).sort()).toEqual(['paper-ablation-debias-only', 'paper-ablation-denoise-only', 'paper-grpo-all-real', 'paper-world-model-only', 'paper-wmrl', 'paper-wmrl-unreadable', 'sft', 'sft-larger'].sort());
+    const pair = ['paper-grpo-all-real', 'paper-wmrl'].flatMap((p) => seedsFrom(3, 18).map((s) => trained(p, s, [50, 50, 50, 50 + (s % 3)])));
+    const progress = mainTableProgress(pair);
+    expect(rowsAwaited(primary, progress)).toEqual([]);
+    expect(rowsAwaited(a6, progress)).toEqual(['paper-world-model-only', 'paper-ablation-debias-only', 'paper-ablation-denoise-only', 'sft-larger', 'paper-wmrl-unreadable', 'sft']);
+    // one seed short of the plan: the primary test waits for that row
+    expect(rowsAwaited(primary, mainTableProgress(pair.slice(1)))).toEqual(['paper-grpo-all-real']);
+    const md = mainTableSection(pair);
+    expect(md).toContain('**holds** (final: both its rows are at their planned seeds).');
+    expect(md).toMatch(/### Family A\n\nThis family's figures are provisional until these rows reach their planned seeds: paper-world-model-only, .*sft\./);
+    expect(mainTableSection(pair.slice(1))).toContain('(provisional until these rows reach their planned seeds: paper-grpo-all-real).');
+    const all = MAIN_TABLE_ROWS.flatMap((r) => r.seeds.map((s) => trained(r.preset, s, [50, 50, 50, 50])));
+    expect(mainTableSection(all)).toContain("### Family B (exploratory)\n\nThis family's figures are final: every row it names is at its planned seeds.");
   });
 
   it('writes a run of seeds as a span and anything else as a list', () => {
