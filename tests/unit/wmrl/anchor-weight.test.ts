@@ -66,6 +66,22 @@ describe('the anchor weight', () => {
     expect(s.disagreement).toBeCloseTo(0.5, 12);
   });
 
+  it('is blind to the level of disagreement: scaling every group\'s eta^2 by k leaves every weight as it was', () => {
+    // The frozen scale c = (target - 1) / D divides the level out, so a world model that disagrees with the
+    // anchors k times more from the start gets the same weights: w follows how disagreement moves, not its size.
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0.01, max: 10, noNaN: true }), { minLength: config.warmup, maxLength: 30 }), fc.double({ min: 0.1, max: 100, noNaN: true }), (etas, k) => {
+        let a = initialAnchorWeightState();
+        let b = initialAnchorWeightState();
+        for (const eta2 of etas) {
+          a = observeDisagreement(a, eta2, config);
+          b = observeDisagreement(b, k * eta2, config);
+          expect(anchorWeight(b, config)).toBeCloseTo(anchorWeight(a, config), 9);
+        }
+      }),
+    );
+  });
+
   it("with the authors' constants, 20 anchor groups never leave weight 1", () => {
     let s = initialAnchorWeightState();
     for (let k = 0; k < 20; k++) s = observeDisagreement(s, 0.7, AUTHORS_ANCHOR_WEIGHT);
