@@ -21,7 +21,7 @@ import { evaluateClaims, LARGER_SFT_PRESET } from '../experiments/claims.ts';
 import { evaluationMismatch } from '../experiments/cross-compare.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
-import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgress, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
+import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
 import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
@@ -389,6 +389,9 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
   };
   writeFileSync(resolve(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   if (summary.curve.length > 0) writeFileSync(resolve(opts.out, 'curve.svg'), curveSvg(summary.curve, `${relative(root, opts.out)}: held-out score against training busy time`));
+  // the plan's primary pair alone, the picture its report shows (summary.md links it when there is one)
+  const primaryCurve = primaryCurveRows(runs);
+  if (primaryCurve.length > 0) writeFileSync(resolve(opts.out, PRIMARY_CURVE_FILE), curveSvg(primaryCurve, `${relative(root, opts.out)}: the primary pair, held-out score against training busy time`));
   return { runs };
 }
 

@@ -6,7 +6,7 @@
 // p = 1). A test of family A holds when its adjusted p is below 0.05 with
 // the mean on the claim's side, fails when it is below 0.05 on the other side, and is undecided
 // otherwise; family B reports differences, never verdicts.
-import { pairedComparison, type MetricKey, type PairedComparison } from './aggregate.ts';
+import { curveRows, pairedComparison, type CurveRow, type MetricKey, type PairedComparison } from './aggregate.ts';
 import { LARGER_SFT_PRESET, NON_INFERIORITY_MARGIN, type Verdict } from './claims.ts';
 import { holmAdjust, tTestP } from './multiplicity.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
@@ -51,6 +51,15 @@ export const MAIN_TABLE_TESTS: readonly MainTableTest[] = [
   { ...held('A9', 'A', 'paper-grpo-all-real', SFT_PRESET, 'greater', 'all-real GRPO moves the policy above SFT'), metricB: 'heldOut' },
   ...FAMILY_B_PRESETS.map((p, i) => held(`B${i + 1}`, 'B', p, 'paper-wmrl', 'two-sided', `${p} against paper-wmrl`)),
 ];
+
+/** The file beside summary.md that holds the primary pair's picture (held-out score against training busy time). */
+export const PRIMARY_CURVE_FILE = 'curve-primary.svg';
+
+/** The curve of the primary pair alone, all-real GRPO first: the picture the plan's report shows. */
+export function primaryCurveRows(runs: readonly RunResult[]): CurveRow[] {
+  const primary = MAIN_TABLE_TESTS.find((t) => t.family === 'primary')!;
+  return curveRows(runs, [primary.b, primary.a]).filter((r) => r.preset === primary.a || r.preset === primary.b);
+}
 
 const seedRange = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

@@ -6,7 +6,7 @@ import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey,
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
-import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_METRIC, progressCounts, rowsAwaited, seedSpan, type DecidedTest, type RowProgress, type WorldModelBuildCost } from './main-table.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, PRIMARY_METRIC, progressCounts, rowsAwaited, seedSpan, type DecidedTest, type RowProgress, type WorldModelBuildCost } from './main-table.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 
@@ -106,6 +106,9 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
     '',
     primaryPower(primary),
     '',
+    ...(primaryCurveRows(runs).length > 0
+      ? [`The primary pair's held-out score against cumulative training busy time (mean over seeds, shaded: 95% interval; step 0 is the SFT policy of the same seeds):`, '', `![held-out score against training busy time, ${primary.b} and ${primary.a}](${PRIMARY_CURVE_FILE})`, '']
+      : []),
     'The committed world model misses issue 21\'s targets (docs/models.md: alone it ranks programs that run below a model-family lookup and separates failures below `compile()`): this table measures the method with that world model.',
     '',
     `Family A (the paper's claims on the authors' rules) and family B (one switch back to our reading, exploratory) are each Holm-corrected over their own tests at a familywise ${FAMILY_ALPHA}; p is the two-sided paired t-test of the per-seed values (against 1 for a ratio). A test of family A holds when its adjusted p is below ${FAMILY_ALPHA} with the mean on the claim's side, fails when below it on the other side, and is undecided otherwise; "not run": a row it needs has no run yet.`,

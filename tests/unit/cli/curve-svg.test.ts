@@ -37,6 +37,28 @@ describe('the headline picture as an SVG file', () => {
     }
   });
 
+  it('lays a long legend out in rows above the plot, inside the picture, never over the lines', () => {
+    const names = ['paper-grpo-all-real', 'paper-wmrl', 'paper-world-model-only', 'paper-ablation-neither', 'paper-ablation-denoise-only', 'paper-ablation-debias-only', 'paper-wmrl-unreadable'];
+    const many = curveSvg(names.flatMap((p, i) => [row(p, 0, [40, 44], [0, 0]), row(p, 20, [50 + i, 52 + i], [800 + 100 * i, 900 + 100 * i])]), 't');
+    const [, , width, height] = many.match(/viewBox="([^"]*)"/)![1].split(' ').map(Number);
+    const legend = [...many.matchAll(/<text x="([\d.]+)" y="([\d.]+)">([^<]*)<\/text>/g)].filter((m) => names.some((n) => m[3].startsWith(`${n} (`)));
+    expect(legend).toHaveLength(names.length);
+    // every line of the plot lies below the last legend row
+    const top = Math.min(...names.flatMap((n) => points(many, n).map(([, y]) => y)), ...[...many.matchAll(/<line [^>]*y1="([\d.]+)"/g)].map((m) => Number(m[1])));
+    for (const [, x, y, label] of legend) {
+      // about 7 px a character at 12 px sans-serif: the label ends inside the picture and before the next column
+      expect(Number(x) + 7 * label.length).toBeLessThanOrEqual(width);
+      expect(Number(y)).toBeLessThan(top);
+    }
+    const xs = legend.map((m) => Number(m[1])).sort((a, b) => a - b);
+    const columns = [...new Set(xs)];
+    for (let c = 1; c < columns.length; c++) {
+      const widest = Math.max(...legend.filter((m) => Number(m[1]) === columns[c - 1]).map((m) => m[3].length));
+      expect(columns[c - 1] + 7 * widest).toBeLessThanOrEqual(columns[c]);
+    }
+    expect(height).toBeGreaterThan(360);
+  });
+
   it('shades the interval only where every point has one, and escapes the text', () => {
     expect(svg).toContain('data-band="wmrl"');
     expect(svg).not.toContain('data-band="grpo-all-real"');

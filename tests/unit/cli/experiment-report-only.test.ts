@@ -26,6 +26,10 @@ describe('experiment --report-only', { timeout: 120_000 }, () => {
     expect(md).not.toMatch(/--report-only/);
     expect(md).toMatch(/## The main table, decided by its plan/);
     expect(md).toMatch(/\| A1 \| paper-grpo-all-real \/ paper-wmrl > 1/);
+    // the primary pair's own picture beside the summary, which links it
+    expect(md).toContain('](curve-primary.svg)');
+    const pair = readFileSync(join(out, 'curve-primary.svg'), 'utf8');
+    expect([...pair.matchAll(/<polyline data-preset="([^"]+)"/g)].map((m) => m[1])).toEqual(['paper-grpo-all-real', 'paper-wmrl']);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { mainTable: { id: string; verdict: string | null }[] };
     expect(summary.mainTable.find((t) => t.id === 'primary')).toBeDefined();
   });

@@ -1,7 +1,7 @@
 // The main table's plan, decided: the primary non-inferiority test alone, families A and B each
 // Holm-corrected, the SFT row read on its one evaluation, and the amortised compute ratio.
 import { describe, expect, it } from 'vitest';
-import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table';
+import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, primaryCurveRows, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
 import { mainTableSection, renderReport } from '../../../src/experiments/report';
 import type { RunResult } from '../../../src/experiments/run-result';
@@ -114,6 +114,12 @@ describe('the main table, decided by its plan', () => {
     expect(md).toMatch(/\| paper-wmrl \| 16\.4 \| 28\.8 \| 286 \| 3 \|/);
     expect(md).toMatch(/shared over 10 runs/);
     expect(md).toMatch(/this table measures the method with that world model/);
+    expect(md).toContain('![held-out score against training busy time, paper-grpo-all-real and paper-wmrl](curve-primary.svg)');
+    // other rows evaluated along training are not in the primary pair's picture
+    const more = [...runs, trained('paper-world-model-only', 1, [40, 40, 40, 40])];
+    expect([...new Set(primaryCurveRows(more).map((r) => r.preset))]).toEqual(['paper-grpo-all-real', 'paper-wmrl']);
+    // no curve (runs evaluated only at the end): no picture to link
+    expect(mainTableSection(runs.map((r) => ({ ...r, curve: undefined })))).not.toContain('curve-primary.svg');
   });
 
   it("the report says what the primary test can detect: the plan's 11.0 points, and the same at the SD measured", () => {
