@@ -6,7 +6,7 @@
 // path in headless Chromium (createTrainer: policy worker, world-model worker, sandbox pool, page-side grader). Per
 // seed it evaluates the starting (SFT) policy once (the "no RL" row), then trains and evaluates each
 // preset. Each run writes <out>/runs/<preset>-seed<seed>.json; after every run <out>/runs.csv,
-// <out>/summary.md, <out>/summary.json (and <out>/curve.svg, for runs evaluated along the way) are rewritten from all the requested runs on disk, so
+// <out>/summary.md, <out>/summary.json (and <out>/curve.svg, for runs evaluated along the way; curve-primary.svg, the main table's primary pair alone) are rewritten from all the requested runs on disk, so
 // an interrupted experiment leaves its tables. A run whose file exists (with the same request) is
 // skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
 // next time; the other runs continue.
@@ -65,7 +65,7 @@ const USAGE = `usage: npm run experiment -- [options]
                          the same way) enter this folder's tables and claims as the row sft-larger
   --keep-programs        keep program texts in the StepRecords
   --force                rerun runs whose result exists
-  --report-only          run nothing: rewrite summary.md, summary.json, runs.csv and curve.svg from the runs on disk
+  --report-only          run nothing: rewrite summary.md, summary.json, runs.csv and the curve pictures from the runs on disk
   --build                rebuild dist/ first
   --quick                tiny check: 2 presets, 1 seed, 2 steps, B 2, n 2, eval-k 1 on the 2 smallest held-out tasks, 48 new tokens`;
 
