@@ -62,6 +62,19 @@ export interface FirstMoveDiagnosis {
     /** wrong moves in tasks whose second goal also names a block, and how many head for that block */
     secondBlockTasks: { wrongMoves: number; towardSecondBlock: number };
   };
+  /**
+   * Over the states whose first goal puts a block somewhere, by where that block lies from the gripper
+   * ('1 below, off column': one row down and another column; rows farther than one: 'farther'): states, and those whose action is the expert's.
+   */
+  byTargetPlace: Record<string, { states: number; expertAction: number }>;
+}
+
+/** Where a block lies from the gripper, in the rows and columns the first move decides between. */
+export function targetPlace(gripper: Cell, block: Cell): string {
+  const dy = block.y - gripper.y;
+  if (Math.abs(dy) > 1) return 'farther';
+  const row = dy === 0 ? 'same row' : dy < 0 ? '1 above' : '1 below';
+  return `${row}, ${block.x === gripper.x ? 'same column' : 'off column'}`;
 }
 
 /** The action at t = 0 from `statesPerTask` initial states of each task on a split, in one call of the policy. */
@@ -71,6 +84,7 @@ export async function firstMoves(policy: BatchPolicy, tasks: readonly RobotTask[
   const out: FirstMoveDiagnosis = {
     split, statesPerTask, tasks: tasks.length, states: items.length, expertAction: 0, shortestPath: 0, confusions: {},
     wrong: { all: 0, notAMove: 0, towardAnotherBlock: 0, towardNoOtherBlock: 0, randomWrongMoveTowardAnotherBlock: null, secondBlockTasks: { wrongMoves: 0, towardSecondBlock: 0 } },
+    byTargetPlace: {},
   };
   let randomShare = 0;
   let randomStates = 0;
@@ -79,12 +93,18 @@ export async function firstMoves(policy: BatchPolicy, tasks: readonly RobotTask[
     const expert = expertAction(task, state);
     if (a === expert) out.expertAction++;
     else out.confusions[`${expert}->${a}`] = (out.confusions[`${expert}->${a}`] ?? 0) + 1;
+    const [first, second] = task.goals;
+    const target = first.kind === 'in' ? state.blocks.find((b) => b.color === first.block) : undefined;
+    if (target) {
+      const place = (out.byTargetPlace[targetPlace(state.gripper, target)] ??= { states: 0, expertAction: 0 });
+      place.states++;
+      if (a === expert) place.expertAction++;
+    }
     const shortest = shortestPathActions(task, state);
     if (shortest.includes(a)) {
       out.shortestPath++;
       return;
     }
-    const [first, second] = task.goals;
     if (first.kind !== 'in') return;
     out.wrong.all++;
     if (MOVES[a] === undefined) {

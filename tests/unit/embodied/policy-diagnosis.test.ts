@@ -5,7 +5,7 @@ import { FrameTokenizer } from '../../../src/embodied/frame-tokens.ts';
 import { ACTIONS, type Action } from '../../../src/embodied/kinematics.ts';
 import { initialScene } from '../../../src/embodied/layout.ts';
 import { shortestPathActions } from '../../../src/embodied/policy-data.ts';
-import { displacedBlocks, firstMoves, heldoutDemonstrationScenes, instructionReading, onPolicyScenes } from '../../../src/embodied/policy-diagnosis.ts';
+import { displacedBlocks, firstMoves, heldoutDemonstrationScenes, instructionReading, onPolicyScenes, targetPlace } from '../../../src/embodied/policy-diagnosis.ts';
 import { modelPolicy, policyPrompt } from '../../../src/embodied/policy-model.ts';
 import { renderScene } from '../../../src/embodied/renderer.ts';
 import type { BatchPolicy } from '../../../src/embodied/rollout.ts';
@@ -43,6 +43,23 @@ describe('policy diagnoses', () => {
     expect(grasp.shortestPath).toBe(0);
     expect(grasp.wrong).toMatchObject({ all: grasp.states, notAMove: grasp.states, towardAnotherBlock: 0, towardNoOtherBlock: 0 });
     expect(Object.values(grasp.confusions).reduce((a, b) => a + b, 0)).toBe(grasp.states);
+  });
+
+  it('first moves by where the first target block lies: every block-first state counted once, the expert right in each place', async () => {
+    expect(targetPlace({ x: 3, y: 3 }, { x: 5, y: 4 })).toBe('1 below, off column');
+    expect(targetPlace({ x: 3, y: 3 }, { x: 3, y: 2 })).toBe('1 above, same column');
+    expect(targetPlace({ x: 3, y: 3 }, { x: 0, y: 3 })).toBe('same row, off column');
+    expect(targetPlace({ x: 3, y: 3 }, { x: 3, y: 6 })).toBe('farther');
+    const ok = await firstMoves(expert, blockFirst, 'heldout', 8);
+    const places = Object.values(ok.byTargetPlace);
+    expect(places.reduce((n, p) => n + p.states, 0)).toBe(ok.states);
+    for (const p of places) expect(p.expertAction).toBe(p.states);
+    expect(Object.keys(ok.byTargetPlace).length).toBeGreaterThan(1);
+    const grasp = await firstMoves(always('grasp'), blockFirst, 'heldout', 8);
+    expect(Object.values(grasp.byTargetPlace).every((p) => p.expertAction === 0)).toBe(true);
+    // a task whose first goal is not a block has no place
+    const stoveFirst = TRAIN_TASKS.filter((t) => t.goals[0].kind !== 'in');
+    expect((await firstMoves(expert, stoveFirst, 'heldout', 2)).byTargetPlace).toEqual({});
   });
 
   it('first moves: a policy that heads for another block whenever it can beats the random wrong move\'s share', async () => {
