@@ -16,6 +16,7 @@ export type MetricKey =
   | 'medalRate'
   | 'anyMedalRate'
   | 'validRunRate'
+  | 'lowestValidRunRate'
   | 'busy.policySampling'
   | 'busy.worldModel'
   | 'busy.verifier'
@@ -67,6 +68,8 @@ export const METRICS: readonly MetricSpec[] = [
   { key: 'medalRate', label: 'medal rate %', digits: 1, training: false },
   { key: 'anyMedalRate', label: 'any-medal@k %', digits: 1, training: false },
   { key: 'validRunRate', label: 'valid runs %', digits: 1, training: false },
+  // A collapse the last evaluation can miss: the fewest held-out programs that ran at any checkpoint of the run.
+  { key: 'lowestValidRunRate', label: 'lowest valid runs % over checkpoints', digits: 1, training: true },
   ...COST_COMPONENTS.map((c): MetricSpec => ({ key: `busy.${c}`, label: BUSY_LABEL[c], digits: 1, training: true })),
   { key: 'busyTotal', label: 'total busy s', digits: 1, training: true },
   { key: 'trainWall', label: 'training wall s', digits: 1, training: true },
@@ -191,7 +194,10 @@ export function runMetrics(r: RunResult): RunMetrics {
     m.validRunRate = 100 * r.evaluation.validRunRate;
     if (r.evaluation.ladderAvgAtK !== undefined) m.heldOutLadder = 100 * r.evaluation.ladderAvgAtK;
   }
-  if (r.curve && r.curve.length > 0) m.heldOutCheckpointMean = (100 * r.curve.reduce((a, c) => a + c.avgAtK, 0)) / r.curve.length;
+  if (r.curve && r.curve.length > 0) {
+    m.heldOutCheckpointMean = (100 * r.curve.reduce((a, c) => a + c.avgAtK, 0)) / r.curve.length;
+    m.lowestValidRunRate = 100 * Math.min(...r.curve.map((c) => c.evaluation.validRunRate));
+  }
   if (r.host && r.host.samples > 0) m.hostLoad = r.host.meanLoad1 / r.host.cpus;
   if (r.kind === 'train' && r.training) {
     const t = r.training;

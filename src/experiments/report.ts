@@ -80,6 +80,22 @@ function decidedRow(t: DecidedTest): string[] {
   return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), formatP(t.p), formatP(t.pHolm), t.verdict ?? '—'];
 }
 
+/** Below this share of held-out programs that run, a checkpoint counts as collapsed. */
+const COLLAPSED_VALID_PERCENT = 50;
+
+/** Collapses along training, which the last evaluation alone can miss: per preset, the fewest held-out programs that ran at any checkpoint. */
+function collapsesTable(runs: readonly RunResult[], summaries: readonly PresetSummary[]): string {
+  const rows = summaries.filter((s) => s.metrics.lowestValidRunRate !== undefined).map((s) => {
+    const fell = runs.filter((r) => r.preset === s.preset && r.status === 'ok' && r.curve && r.curve.some((c) => 100 * c.evaluation.validRunRate < COLLAPSED_VALID_PERCENT)).map((r) => r.seed).sort((a, b) => a - b);
+    return [s.preset, String(s.seeds.length), formatInterval(s.metrics.lowestValidRunRate, 1), `${fell.length} of ${s.seeds.length}${fell.length > 0 ? ` (${fell.join(', ')})` : ''}`];
+  });
+  return [
+    `Collapses: the fewest held-out programs that ran at any checkpoint of a run, and the seeds where fewer than ${COLLAPSED_VALID_PERCENT}% ran at some checkpoint.`,
+    '',
+    table(['preset', 'seeds', labelOf('lowestValidRunRate'), `seeds below ${COLLAPSED_VALID_PERCENT}% valid at a checkpoint`], rows),
+  ].join('\n');
+}
+
 /** Whether a test's verdict is final, and if not, the rows it waits for. */
 function finality(t: DecidedTest, progress: readonly RowProgress[], whenFinal: string): string {
   const waiting = rowsAwaited(t, progress);
@@ -211,6 +227,7 @@ export function renderReport(input: ReportInput): string {
   if (curve.length > 0) {
     lines.push('', '## Held-out score along training', '', 'Evaluated during training (`--eval-every`), the same evaluation seeds at every point; step 0 is the SFT row of the same seed. Busy time is training only, summed per component.', '');
     lines.push(table(['preset', 'step', 'seeds', 'training busy s', labelOf('heldOut')], curve.map((c) => [c.preset, String(c.step), String(c.heldOut.n), formatInterval(c.busySeconds, 0), formatInterval(c.heldOut, 2)])));
+    lines.push('', collapsesTable(runs, summaries));
   }
   lines.push('', '## Compute (training)', '');
   const computeKeys: MetricKey[] = ['busy.policySampling', 'busy.worldModel', 'busy.verifier', 'busy.sandbox', 'busy.sandboxStart', 'busy.policyUpdate', 'busyTotal', 'trainWall', 'executions', 'worldModelForwards', 'meanAnchorWeight', 'meanAuthorsWeight', 'anchorUpdateShare', 'hostLoad'];

@@ -187,6 +187,18 @@ describe('the main table, decided by its plan', () => {
     expect(mainTableSection(all)).toContain("### Family B (exploratory)\n\nThis family's figures are final: every row it names is at its planned seeds.");
   });
 
+  it('reports collapses the last evaluation can miss: the lowest valid share over checkpoints, and the seeds below half', () => {
+    const withValid = (r: RunResult, valid: number[]) => ({ ...r, curve: r.curve!.map((c, i) => ({ ...c, evaluation: { ...c.evaluation, validRunRate: valid[i] } })) });
+    const runs = [
+      withValid(trained('paper-wmrl', 3, [50, 50, 50, 50]), [1, 0.9, 0.3, 1]), // fell at step 15, recovered by 20
+      withValid(trained('paper-wmrl', 4, [50, 50, 50, 50]), [1, 1, 0.8, 0.9]),
+      withValid(trained('paper-grpo-all-real', 3, [50, 50, 50, 50]), [1, 1, 1, 1]),
+    ];
+    const md = renderReport({ title: 't', runs, presets: ['paper-grpo-all-real', 'paper-wmrl'] });
+    expect(md).toMatch(/\| paper-wmrl \| 2 \| 55\.0 \[[^\]]*\] \| 1 of 2 \(3\) \|/);
+    expect(md).toMatch(/\| paper-grpo-all-real \| 1 \| 100\.0 \(n=1\) \| 0 of 1 \|/);
+  });
+
   it('writes a run of seeds as a span and anything else as a list', () => {
     expect(seedSpan([3, 4, 5, 6])).toBe('3-6');
     expect(seedSpan([3, 4, 5], '–')).toBe('3–5');
