@@ -9,7 +9,8 @@
 // <out>/summary.md, <out>/summary.json (and <out>/curve.svg, for runs evaluated along the way; curve-primary.svg, the main table's primary pair alone) are rewritten from all the requested runs on disk, so
 // an interrupted experiment leaves its tables. A run whose file exists (with the same request) is
 // skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
-// next time; the other runs continue.
+// next time; the other runs continue. Run files are written whole (run-files.ts), so a stop mid-write
+// leaves none; one that does not parse is named, and nothing is rewritten from a partial set.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
@@ -30,8 +31,9 @@ import { DEFAULT_EVAL_K } from '../training/evaluate.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { ensureFreshDist, launchChromium, serveDist } from './browser-session.ts';
 import { curveSvg } from './curve-svg.ts';
+import { readRunJson, writeFileWhole } from './run-files.ts';
 import { readVerifiedModels } from './model-files.ts';
-import { optionalPositiveInt } from './cli-input.ts';
+import { InputError, optionalPositiveInt } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -263,9 +265,9 @@ interface PlannedRun {
 }
 
 function readResult(path: string): RunResult | null {
-  if (!existsSync(path)) return null;
-  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  if (!isRunResult(parsed)) throw new Error(`${path} is not an experiment run result`);
+  const parsed = readRunJson(path);
+  if (parsed === null) return null;
+  if (!isRunResult(parsed)) throw new InputError(`${relative(process.cwd(), path)} is not an experiment run result; move it aside and the run is done again`);
   return parsed;
 }
 
@@ -494,7 +496,7 @@ async function main(): Promise<void> {
         if (!browser.isConnected()) browser = await launchChromium();
         const result = await runOne(browser, served.url, p, label, opts.runTimeoutMs);
         const target = result.status === 'ok' ? p.file : p.failedFile;
-        writeFileSync(target, JSON.stringify(result) + '\n');
+        writeFileWhole(target, JSON.stringify(result) + '\n');
         if (result.status === 'ok') rmSync(p.failedFile, { force: true });
         console.log(`${label}: ${result.status}${result.error ? ` (${result.error.split('\n')[0]})` : ''}, ${(result.wallMs / 1000).toFixed(1)} s -> ${relative(process.cwd(), target)}`);
         writeOutputs(opts, plan, command);
@@ -517,6 +519,10 @@ async function main(): Promise<void> {
 main().catch((e: unknown) => {
   if (e instanceof UsageError) {
     console.error(`experiment: ${e.message}${e.showUsage ? `\n${USAGE}` : ''}`);
+    process.exit(2);
+  }
+  if (e instanceof InputError) {
+    console.error(`experiment: ${e.message}`);
     process.exit(2);
   }
   if (e instanceof ModelIntegrityError) {

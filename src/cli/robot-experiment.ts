@@ -28,6 +28,7 @@ import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import { robotTableMarkdown, robotTableSummary } from '../experiments/robot-table.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt } from './cli-input.ts';
+import { readRunJson, writeFileWhole } from './run-files.ts';
 
 export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options]
   --presets a,b,c        presets (default robot-sft,robot-grpo-sparse,robot-wmrl; known: ${ROBOT_PRESET_IDS.join(', ')})
@@ -164,7 +165,7 @@ function runsCsv(runs: readonly RobotRunResult[]): string {
 export function writeRobotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command'>): RobotRunResult[] {
   const runsDir = join(o.out, 'runs');
   const onDisk = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, `${p}-seed${s}.json`))).filter(existsSync)
-    .map((f) => JSON.parse(readFileSync(f, 'utf8')) as unknown).filter(isRobotRunResult);
+    .map(readRunJson).filter(isRobotRunResult);
   mkdirSync(o.out, { recursive: true });
   writeFileSync(join(o.out, 'runs.csv'), runsCsv(onDisk));
   writeFileSync(join(o.out, 'summary.md'), robotTableMarkdown(onDisk, o.command));
@@ -198,7 +199,7 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
           : robotPresetConfig(preset, { ...o.overrides, seed });
         const request: RobotRunRequest = { preset, seed, config, evaluation: { statesPerTask: o.evalStates, temperature: o.evalTemperature, trials: o.evalTrials }, policySha256, progressSha256 };
         if (!o.force && existsSync(file)) {
-          const old = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+          const old = readRunJson(file);
           if (isRobotRunResult(old) && isDeepStrictEqual(old.request, JSON.parse(JSON.stringify(request)))) {
             log(`${preset} seed ${seed}: done before, skipped (${file})`);
             outcomes.push({ preset, seed, status: 'skipped', file });
@@ -211,7 +212,7 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
           const result = await runRobot(request, { engine, frames: policy.frames, progress: progress.score }, machine, ({ record: r }) => {
             log(`${preset} seed ${seed}: step ${r.step + 1}/${config.steps} training success ${(r.successRate * 100).toFixed(1)}%, anchors ${r.anchorGroups}, mean reward ${r.meanReward.toFixed(3)}, ${r.batch.sequences} sequences in the update, ${(r.ms.wall / 1000).toFixed(1)} s (rollouts ${(r.ms.rollouts / 1000).toFixed(1)}, progress ${(r.ms.progress / 1000).toFixed(1)}, update ${(r.ms.update / 1000).toFixed(1)})`);
           });
-          writeFileSync(file, JSON.stringify(result) + '\n');
+          writeFileWhole(file, JSON.stringify(result) + '\n');
           rmSync(failed, { force: true });
           const e = result.evaluation;
           log(`${preset} seed ${seed}: held-out success: training tasks ${e.trainTasksHeldoutStates.successes}/${e.trainTasksHeldoutStates.episodes}, held-out tasks ${e.heldoutTasksHeldoutStates.successes}/${e.heldoutTasksHeldoutStates.episodes} (${(result.wallMs / 1000).toFixed(0)} s)`);

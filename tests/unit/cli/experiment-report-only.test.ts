@@ -1,6 +1,6 @@
 // npm run experiment -- ... --report-only: the tables of an experiment run in pieces, rewritten from
 // the run files on disk without running anything (no build, no browser), with the plan's command.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,16 @@ describe('experiment --report-only', { timeout: 120_000 }, () => {
     expect([...pair.matchAll(/<polyline data-preset="([^"]+)"/g)].map((m) => m[1])).toEqual(['paper-grpo-all-real', 'paper-wmrl']);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { mainTable: { id: string; verdict: string | null }[] };
     expect(summary.mainTable.find((t) => t.id === 'primary')).toBeDefined();
+  });
+
+  it('names a run file cut off mid-write, in one line, and writes no tables from a partial set', () => {
+    const out = join(dir, 'cut');
+    cpSync(join(REPO_ROOT, 'results/main-v3/runs'), join(out, 'runs'), { recursive: true });
+    writeFileSync(join(out, 'runs', 'paper-wmrl-seed4.json'), '{"format":"wmrl-experiment-run","records":[');
+    const r = runCli('src/cli/experiment.ts', [...plan, '--out', out, '--report-only']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^experiment: .*runs\/paper-wmrl-seed4\.json is not a readable run file \(.*\); move it aside and the run is done again$/);
+    expect(existsSync(join(out, 'summary.md'))).toBe(false);
   });
 
   it('refuses --force with --report-only', () => {
