@@ -156,6 +156,13 @@ describe('the paper, live (#/paper)', () => {
     // what the test can detect, from the same summary's SD (the plan: 11.0 points at the pilot's SD over 16 seeds)
     expect((await text(page, 'plan-power')).replace(/\s+/g, ' ')).toContain(`At its 16 planned seeds the test detects (80% power) a true difference of about 11.0 points at the pilot's SD of 14.7 (the plan's figure), ${((2.1314 + 0.8662) * iv.sd / 4).toFixed(1)} at the SD measured so far (${iv.sd.toFixed(1)})`);
     expect(await page.locator('[data-testid=ours-claims]').count()).toBe(0);
+    // the plan's picture: its primary pair first, every row on request
+    const legend = () => page.locator('[data-testid=ours-curve] .legend').textContent();
+    expect(await legend()).toMatch(/paper-grpo-all-real \(\d+ seeds\)[\s\S]*paper-wmrl \(\d+ seeds\)/);
+    expect(await legend()).not.toContain('paper-world-model-only');
+    await page.locator('[data-testid=curve-every-row]').check();
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-curve] .legend')?.textContent?.includes('paper-world-model-only'));
+    await page.locator('[data-testid=curve-every-row]').uncheck();
     expect(await ours.locator('tr[data-preset=paper-wmrl] td').first().textContent()).toContain("WMRL (authors' rules)");
     await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-main-v3.png') });
     await page.selectOption('[data-testid=ours-pick]', 'main');
