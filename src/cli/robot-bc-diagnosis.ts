@@ -7,7 +7,7 @@ import { relative } from 'node:path';
 import { InputError, readInputBytes } from './cli-input.ts';
 import { initialScene } from '../embodied/layout.ts';
 import { readRobotPolicy } from '../embodied/policy-checkpoint.ts';
-import { firstMoves, heldoutDemonstrationScenes, instructionReading, onPolicyScenes, type FirstMoveDiagnosis, type InstructionReading, type OnPolicyDiagnosis, type Tally } from '../embodied/policy-diagnosis.ts';
+import { demonstrationAgreement, firstMoves, heldoutDemonstrationScenes, instructionReading, onPolicyScenes, type ExpertAgreement, type FirstMoveDiagnosis, type InstructionReading, type OnPolicyDiagnosis, type Tally } from '../embodied/policy-diagnosis.ts';
 import { modelPolicy } from '../embodied/policy-model.ts';
 import { TRAIN_TASKS } from '../embodied/tasks.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
@@ -20,6 +20,9 @@ export const DIAGNOSIS_SETTINGS = {
   firstMoveBlockStates: 32,
   /** first moves of every training task, training and held-out states */
   firstMoveAllStates: 8,
+  /** the baseline for the first moves: every scene of one demonstration (noise 0.1) from 2 states of each training task, per split */
+  demonstrationStates: 2,
+  demonstrationNoise: 0.1,
   /** sampled rollouts from held-out states of each training task */
   rolloutStates: 3,
   rolloutTemperature: 1,
@@ -35,6 +38,7 @@ export interface DiagnosisReport {
   checkpoint: { path: string; bytes: number; sha256: string; meta: Record<string, unknown>; config: unknown };
   settings: typeof DIAGNOSIS_SETTINGS;
   firstMoves: { blockFirstHeldout: FirstMoveDiagnosis; allTrain: FirstMoveDiagnosis; allHeldout: FirstMoveDiagnosis };
+  demonstrationAgreement: { train: ExpertAgreement; heldout: ExpertAgreement };
   onPolicy: OnPolicyDiagnosis;
   instructionReading: InstructionReading;
   seconds: number;
@@ -67,6 +71,11 @@ export async function diagnoseCheckpoint(path: string, threads: number, log: (li
       allHeldout: await firstMoves(greedy, TRAIN_TASKS, 'heldout', s.firstMoveAllStates),
     };
     log(`first moves done (${seconds()} s)`);
+    const agreement = {
+      train: await demonstrationAgreement(greedy, TRAIN_TASKS, 'train', s.demonstrationStates, s.demonstrationNoise),
+      heldout: await demonstrationAgreement(greedy, TRAIN_TASKS, 'heldout', s.demonstrationStates, s.demonstrationNoise),
+    };
+    log(`demonstration agreement done (${seconds()} s)`);
     const demonstrations = heldoutDemonstrationScenes();
     const starts = TRAIN_TASKS.flatMap((task) => Array.from({ length: s.rolloutStates }, (_, i) => ({ task, initial: initialScene(task, 'heldout', i) })));
     const sampled = modelPolicy(engine, frames, { temperature: s.rolloutTemperature, seed: s.rolloutSamplerSeed });
@@ -81,6 +90,7 @@ export async function diagnoseCheckpoint(path: string, threads: number, log: (li
       checkpoint: { path: relative(process.cwd(), path), bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), meta: metaShown, config: model.config },
       settings: s,
       firstMoves: first,
+      demonstrationAgreement: agreement,
       onPolicy,
       instructionReading: reading,
       seconds: seconds(),
@@ -103,7 +113,7 @@ export function diagnosisSummary(r: DiagnosisReport): string[] {
   const random = w.randomWrongMoveTowardAnotherBlock;
   return [
     `checkpoint ${r.checkpoint.path} (sha256 ${r.checkpoint.sha256.slice(0, 16)}…)`,
-    `t = 0, the expert's action: ${f.allTrain.expertAction} of ${f.allTrain.states} training states, ${f.allHeldout.expertAction} of ${f.allHeldout.states} held-out states`,
+    `t = 0, the expert's action: ${f.allTrain.expertAction} of ${f.allTrain.states} training states, ${f.allHeldout.expertAction} of ${f.allHeldout.states} held-out states; over every scene of their demonstrations (noise ${r.demonstrationAgreement.train.noise}): ${r.demonstrationAgreement.train.expertAction} of ${r.demonstrationAgreement.train.scenes} (${pct(r.demonstrationAgreement.train.expertAction, r.demonstrationAgreement.train.scenes)}) and ${r.demonstrationAgreement.heldout.expertAction} of ${r.demonstrationAgreement.heldout.scenes} (${pct(r.demonstrationAgreement.heldout.expertAction, r.demonstrationAgreement.heldout.scenes)})`,
     `t = 0, block first, held-out states: ${f.blockFirstHeldout.shortestPath} of ${f.blockFirstHeldout.states} shortest-path; of ${w.all} wrong, ${w.towardAnotherBlock} head for another block (a random wrong move: ${random === null ? 'n/a' : pct(random, 1)}); two-block tasks: ${w.secondBlockTasks.towardSecondBlock} of ${w.secondBlockTasks.wrongMoves} wrong moves head for the second block`,
     `t = 0, block first, held-out states, the expert's action by where the block lies: ${Object.entries(f.blockFirstHeldout.byTargetPlace).sort(([a], [b]) => a.localeCompare(b)).map(([place, p]) => `${place} ${p.expertAction} of ${p.states}`).join('; ')}`,
     `own scenes (${o.episodes} sampled rollouts, ${o.successes} succeeded; ${o.steps} steps, a scene counted each visit): shortest-path ${tally(o.buckets.all)}; demonstrations ${tally(o.demonstrations.buckets.all)} of ${o.demonstrations.scenes} scenes`,

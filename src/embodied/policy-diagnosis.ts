@@ -5,6 +5,7 @@
 //
 //   firstMoves          at t = 0 on initial states: the action against the expert's and the shortest paths;
 //                       for a block as the first target, whether a wrong move heads for another block
+//   demonstrationAgreement  the same against the expert over every scene of noisy demonstrations
 //   onPolicyScenes      the greedy action on the scenes the policy's own sampled rollouts reach, by kind
 //                       of scene, against the same on demonstration scenes
 //   instructionReading  the same scenes under another task's words: does the action change as the expert's does
@@ -124,6 +125,26 @@ export async function firstMoves(policy: BatchPolicy, tasks: readonly RobotTask[
   });
   out.wrong.randomWrongMoveTowardAnotherBlock = randomStates > 0 ? randomShare / randomStates : null;
   return out;
+}
+
+export interface ExpertAgreement {
+  split: StateSplit;
+  statesPerTask: number;
+  noise: number;
+  /** every scene of the demonstrations that needs an action */
+  scenes: number;
+  /** the action is the expert's own */
+  expertAction: number;
+}
+
+/**
+ * The action against the expert's over every scene of one noisy demonstration from each of
+ * `statesPerTask` initial states of each task: the baseline the first moves are read against.
+ */
+export async function demonstrationAgreement(policy: BatchPolicy, tasks: readonly RobotTask[], split: StateSplit, statesPerTask: number, noise: number): Promise<ExpertAgreement> {
+  const scenes = behaviourCloningExamples(tasks, split, statesPerTask, [noise]);
+  const acts = await policy(scenes.map((e, t) => ({ task: e.task, state: e.state, t })));
+  return { split, statesPerTask, noise, scenes: scenes.length, expertAction: scenes.filter((e, i) => acts[i] === e.action).length };
 }
 
 /** Blocks moved off their cell in `initial`, not held, and not where a goal of the task wants them. */

@@ -5,7 +5,7 @@ import { FrameTokenizer } from '../../../src/embodied/frame-tokens.ts';
 import { ACTIONS, type Action } from '../../../src/embodied/kinematics.ts';
 import { initialScene } from '../../../src/embodied/layout.ts';
 import { shortestPathActions } from '../../../src/embodied/policy-data.ts';
-import { displacedBlocks, firstMoves, heldoutDemonstrationScenes, instructionReading, onPolicyScenes, targetPlace } from '../../../src/embodied/policy-diagnosis.ts';
+import { demonstrationAgreement, displacedBlocks, firstMoves, heldoutDemonstrationScenes, instructionReading, onPolicyScenes, targetPlace } from '../../../src/embodied/policy-diagnosis.ts';
 import { modelPolicy, policyPrompt } from '../../../src/embodied/policy-model.ts';
 import { renderScene } from '../../../src/embodied/renderer.ts';
 import type { BatchPolicy } from '../../../src/embodied/rollout.ts';
@@ -43,6 +43,19 @@ describe('policy diagnoses', () => {
     expect(grasp.shortestPath).toBe(0);
     expect(grasp.wrong).toMatchObject({ all: grasp.states, notAMove: grasp.states, towardAnotherBlock: 0, towardNoOtherBlock: 0 });
     expect(Object.values(grasp.confusions).reduce((a, b) => a + b, 0)).toBe(grasp.states);
+  });
+
+  it('agreement over every scene of the demonstrations: the expert agrees everywhere, a grasp-only policy only where the expert grasps', async () => {
+    const tasks = TRAIN_TASKS.slice(0, 3);
+    const ok = await demonstrationAgreement(expert, tasks, 'train', 1, 0.1);
+    expect(ok.scenes).toBeGreaterThan(10);
+    expect(ok.expertAction).toBe(ok.scenes);
+    const grasp = await demonstrationAgreement(always('grasp'), tasks, 'train', 1, 0.1);
+    expect(grasp.scenes).toBe(ok.scenes);
+    expect(grasp.expertAction).toBeGreaterThan(0);
+    expect(grasp.expertAction).toBeLessThan(grasp.scenes);
+    // the held-out split draws other initial states
+    expect((await demonstrationAgreement(expert, tasks, 'heldout', 1, 0.1)).split).toBe('heldout');
   });
 
   it('first moves by where the first target block lies: every block-first state counted once, the expert right in each place', async () => {
