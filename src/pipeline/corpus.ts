@@ -28,7 +28,7 @@ export interface CorpusOptions {
   composedPerTask: number;
   /**
    * Compose more programs for task types with fewer training tasks, so that each type gets about the
-   * same number of composed programs (the suite has 9 multiclass, 6 binary and 5 regression tasks).
+   * same number of composed programs (the suite has 8 multiclass, 6 binary and 5 regression training tasks).
    */
   balanceTypes?: boolean;
   /** Share of composed programs paired with a synthetic card of their task's type and metric (0 = none). */
