@@ -73,10 +73,13 @@ function shareRange(shares: readonly number[]): string {
 }
 
 
+/** Decimals of a plan test's interval in the report (the README quotes it at the same precision). */
+export const decidedDigits = (metric: MetricKey): number => (digitsOf(metric) === 3 ? 3 : 2);
+
 function decidedRow(t: DecidedTest): string[] {
   const op = t.kind === 'ratio' ? '/' : '-';
   const side = t.direction === 'two-sided' ? '' : ` ${t.direction === 'greater' ? '>' : '<'} ${t.kind === 'ratio' ? 1 : 0}`;
-  const digits = digitsOf(t.metric) === 3 ? 3 : 2;
+  const digits = decidedDigits(t.metric);
   return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), formatP(t.p), formatP(t.pHolm), t.verdict ?? '—'];
 }
 
