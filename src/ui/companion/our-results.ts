@@ -37,6 +37,8 @@ export interface OurRow {
   preset: string;
   seeds: number;
   heldOut: MeanInterval | null;
+  /** The plan's endpoint (main-v3 on): held-out averaged over the checkpoints; null for older summaries and the no-RL rows. */
+  heldOutCheckpointMean: MeanInterval | null;
   busyTotal: MeanInterval | null;
   executions: MeanInterval | null;
 }
@@ -49,6 +51,7 @@ export function ourRows(summary: ExperimentSummary): OurRow[] {
     preset: p.preset,
     seeds: p.seeds.length,
     heldOut: metric(p, 'heldOut'),
+    heldOutCheckpointMean: metric(p, 'heldOutCheckpointMean'),
     busyTotal: metric(p, 'busyTotal'),
     executions: metric(p, 'executions'),
   }));
@@ -60,6 +63,10 @@ export function formatInterval(m: MeanInterval | null, digits = 1): string {
   if (m.low === null || m.high === null) return m.mean.toFixed(digits);
   return `${m.mean.toFixed(digits)} [${m.low.toFixed(digits)}, ${m.high.toFixed(digits)}]`;
 }
+
+/** A row's seeds against its plan: the count once it is done, else "6 of 10", so that an unfinished row shows as one. */
+export const finishedOfPlanned = (r: Pick<RowProgress, 'done' | 'planned'>): string =>
+  r.done.length === r.planned.length ? String(r.planned.length) : `${r.done.length} of ${r.planned.length}`;
 
 /** The published index; null when this build publishes no results. */
 export async function loadResultsIndex(base = 'results/'): Promise<ResultsIndex | null> {
@@ -75,8 +82,12 @@ export async function loadSummary(entry: ResultsIndex['results'][number], base =
   return (await s.json()) as ExperimentSummary;
 }
 
-/** The main tables, newest first: main-v2 is the rerun with the second models; main the record of the first. */
-const MAIN_TABLES = ['main-v2', 'main'];
+/**
+ * The main tables, newest first: main-v3 is decided by a plan on the authors' rules (shown while still
+ * in progress: the page marks what is provisional); main-v2 (our reading, second models) and main (the
+ * first models) are kept as records.
+ */
+const MAIN_TABLES = ['main-v3', 'main-v2', 'main'];
 
 /** The entry shown first: the newest main table the build publishes, else the first in the index. */
 export function defaultEntry(index: ResultsIndex): ResultsIndex['results'][number] | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimsRan, curveLines, defaultEntry, formatInterval, ourRows, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
+import { claimsRan, curveLines, defaultEntry, finishedOfPlanned, formatInterval, ourRows, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
 import { decideMainTable, MAIN_TABLE_ROWS, mainTableProgress } from '../../../src/experiments/main-table';
 import { evaluateClaims } from '../../../src/experiments/claims';
 import { evaluation, run } from '../experiments/run-fixtures';
@@ -24,7 +24,7 @@ describe("the companion's table of our results", () => {
       format: 'wmrl-experiment-summary', version: 1, command: 'npm run experiment',
       presets: [
         { preset: 'sft', kind: 'sft', seeds: [1, 2], failedSeeds: [], metrics: { heldOut: tInterval([10, 12]) } },
-        { preset: 'wmrl', kind: 'train', seeds: [1, 2], failedSeeds: [], metrics: { heldOut: tInterval([14, 16]), busyTotal: tInterval([30, 34]), executions: tInterval([16, 16]) } },
+        { preset: 'wmrl', kind: 'train', seeds: [1, 2], failedSeeds: [], metrics: { heldOut: tInterval([14, 16]), heldOutCheckpointMean: tInterval([13, 15]), busyTotal: tInterval([30, 34]), executions: tInterval([16, 16]) } },
       ],
     };
     const rows = ourRows(summary);
@@ -32,6 +32,15 @@ describe("the companion's table of our results", () => {
     expect(rows[0].busyTotal).toBeNull();
     expect(rows[1].heldOut?.mean).toBe(15);
     expect(rows[1].seeds).toBe(2);
+    // the plan's endpoint where the summary has it; none for a row without checkpoints
+    expect(rows[1].heldOutCheckpointMean?.mean).toBe(14);
+    expect(rows[0].heldOutCheckpointMean).toBeNull();
+  });
+
+  it("says a row's seeds as finished of planned until it is done", () => {
+    expect(finishedOfPlanned({ done: [3, 4, 5], planned: [3, 4, 5] })).toBe('3');
+    expect(finishedOfPlanned({ done: [3], planned: [3, 4, 5, 6, 7] })).toBe('1 of 5');
+    expect(finishedOfPlanned({ done: [], planned: [3, 4] })).toBe('0 of 2');
   });
 
   it('shows the main experiment first when it is published, else the first one', () => {
@@ -39,6 +48,7 @@ describe("the companion's table of our results", () => {
     const index = (...names: string[]): ResultsIndex => ({ format: 'wmrl-results-index', version: 1, results: names.map(entry) });
     expect(defaultEntry(index('a-first', 'main', 'sensitivity-lr'))?.name).toBe('main');
     expect(defaultEntry(index('main', 'claim4-medium', 'main-v2'))?.name).toBe('main-v2');
+    expect(defaultEntry(index('main', 'main-v2', 'main-v3', 'claim4-medium-v3'))?.name).toBe('main-v3');
     expect(defaultEntry(index('sensitivity-kl', 'sensitivity-lr'))?.name).toBe('sensitivity-kl');
     expect(defaultEntry(index())).toBeNull();
   });

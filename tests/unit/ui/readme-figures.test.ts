@@ -1,14 +1,21 @@
 // The README quotes figures the page prints. Both must come from the committed data: the Overview's
 // from public/models/manifest.json (model-figures.ts), #/paper section 6's from the experiment summary
-// the page shows first (defaultEntry over results/). A rerun that changes a figure fails here until
-// the README is mended.
+// the page shows first (defaultEntry over results/: main-v3, decided by its plan, so its rows, tests and
+// progress are read from summary.json's presets, mainTable and mainTableProgress through planView). A
+// rerun that changes a figure fails here until the README is mended.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyFigures, worldModelFigures, type ModelsManifest } from '../../../src/ui/components/model-figures';
-import { defaultEntry, formatInterval, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
+import { defaultEntry, finishedOfPlanned, formatInterval, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
 import { PAPER_COUNTERPART } from '../../../src/ui/companion/paper-results';
-import { runScale, sideBySide } from '../../../src/ui/companion/side-by-side';
+import { runScale } from '../../../src/ui/companion/side-by-side';
+import { METRICS, type MetricKey } from '../../../src/experiments/aggregate';
+import { LARGER_SFT_PRESET } from '../../../src/experiments/claims';
+import type { MeanInterval } from '../../../src/experiments/interval';
+import { AMORTISED_OVER, formatP, seedSpan, WORLD_MODEL_EXECUTIONS } from '../../../src/experiments/main-table';
+import { decidedDigits } from '../../../src/experiments/report';
+import { SFT_PRESET } from '../../../src/experiments/run-result';
 import type { RobotTableSummary } from '../../../src/experiments/robot-table';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -34,15 +41,21 @@ function shownSummary(): { name: string; summary: ExperimentSummary } {
   return { name: entry!.name, summary: JSON.parse(readFileSync(resolve(dir, entry!.name, 'summary.json'), 'utf8')) as ExperimentSummary };
 }
 
-// The README's row labels, as the page's presets.
+// The README's row labels, as the plan's presets.
 const README_ROWS: Record<string, string> = {
-  'SFT policy (no RL)': 'sft',
-  'all-real GRPO': 'grpo-all-real',
-  'world model only': 'world-model-only',
-  WMRL: 'wmrl',
+  'SFT policy (no RL)': SFT_PRESET,
+  'all-real GRPO': 'paper-grpo-all-real',
+  'world model only': 'paper-world-model-only',
+  'ablation: neither correction': 'paper-ablation-neither',
+  'ablation: denoising only': 'paper-ablation-denoise-only',
+  'ablation: debiasing only': 'paper-ablation-debias-only',
+  WMRL: 'paper-wmrl',
   'WMRL + free verifier (ours)': 'wmrl-static',
-  'larger SFT policy, 3.1x (no RL)': 'sft-larger',
+  'larger SFT policy, 3.1x (no RL)': LARGER_SFT_PRESET,
 };
+
+/** A held-out cell at the summary's precision; a dash where the row has no such figure (no run, or no checkpoints). */
+const cell = (m: MeanInterval | undefined, key: MetricKey): string => (m ? formatInterval(m, METRICS.find((x) => x.key === key)!.digits) : '—');
 
 describe('the figures the README quotes are the ones the page prints from the committed data', () => {
   it("the Overview's policy figures (public/models/manifest.json)", () => {
@@ -66,23 +79,26 @@ describe('the figures the README quotes are the ones the page prints from the co
     expect(quoted(/tells running from failing programs with AUC ([\d.]+) /)[0]).toBe(w.auc);
   });
 
-  it("section 6's main table: held-out per row and the paper's column (the summary the page shows first)", () => {
+  it("section 6's main table: every row's seeds, held-out cells and the paper's column (the summary the page shows first)", () => {
     const { name, summary } = shownSummary();
     expect(quoted(/The main table \(\[docs\/results\.md\]\(docs\/results\.md\), `results\/([\w.-]+)`\)/)[0]).toBe(name);
+    expect(planView(summary), `results/${name} is decided by its plan`).not.toBeNull();
     const lines = readme.split('\n');
-    const start = lines.findIndex((l) => l.startsWith('| run | held-out |'));
+    const start = lines.findIndex((l) => l.startsWith('| run | seeds |'));
     expect(start, "README's main table").toBeGreaterThanOrEqual(0);
     const end = lines.findIndex((l, i) => i > start && !l.startsWith('|'));
-    const body = lines.slice(start + 2, end);
-    const rows = sideBySide(summary);
     const seen: string[] = [];
-    for (const line of body) {
-      const [label, heldOut, , paper] = line.split('|').slice(1, -1).map((c) => c.trim());
+    for (const line of lines.slice(start + 2, end)) {
+      const [label, seeds, checkpointMean, heldOut, paper] = line.split('|').slice(1, -1).map((c) => c.trim());
       const preset = README_ROWS[label];
       expect(preset, `README row '${label}' names no preset`).toBeDefined();
-      const row = rows.find((r) => r.ours?.preset === preset);
-      expect(row, `the summary has no row ${preset}`).toBeDefined();
-      expect(heldOut, `held-out of ${label}`).toBe(formatInterval(row!.ours!.heldOut));
+      const row = summary.mainTableProgress?.find((r) => r.preset === preset);
+      expect(row, `the plan has no row ${preset}`).toBeDefined();
+      expect(seeds, `seeds of ${label}`).toBe(finishedOfPlanned(row!));
+      // a row with no finished seed is in the plan but not yet in the summary's presets
+      const metrics = summary.presets.find((p) => p.preset === preset)?.metrics ?? {};
+      expect(checkpointMean, `checkpoint mean of ${label}`).toBe(cell(metrics.heldOutCheckpointMean, 'heldOutCheckpointMean'));
+      expect(heldOut, `held-out after the last step of ${label}`).toBe(cell(metrics.heldOut, 'heldOut'));
       const theirs = PAPER_COUNTERPART[preset];
       expect(paper, `the paper's column of ${label}`).toBe(theirs ? theirs.mle.toFixed(1) : '—');
       seen.push(preset);
@@ -90,23 +106,58 @@ describe('the figures the README quotes are the ones the page prints from the co
     expect(seen.sort()).toEqual(Object.values(README_ROWS).sort());
   });
 
-  it("section 6's caption: the run's scale and seeds", () => {
+  it("section 6's caption: the run's scale, endpoint and planned seeds", () => {
     const { summary } = shownSummary();
     const scale = runScale(summary);
-    const [steps, groups, perGroup, k, seeds] = quoted(/was rerun with these models: (\d+) steps, B (\d+) x n (\d+), avg@(\d+) on all \d+ held-out tasks, (\d+) seeds for every row/);
-    expect({ steps, groups, perGroup, k, seeds }).toEqual({
-      steps: String(scale.steps), groups: String(scale.groups), perGroup: String(scale.perGroup), k: String(scale.evalK), seeds: String(scale.seeds.length),
-    });
-    for (const p of summary.presets) expect(p.seeds, `${p.preset}: every row has every seed`).toEqual(scale.seeds);
+    const [steps, groups, perGroup, k] = quoted(/Every row runs (\d+) steps of B (\d+) x n (\d+) and is scored by held-out avg@(\d+) on all \d+ held-out tasks/);
+    expect({ steps, groups, perGroup, k }).toEqual({ steps: String(scale.steps), groups: String(scale.groups), perGroup: String(scale.perGroup), k: String(scale.evalK) });
+    const planned = (preset: string) => summary.mainTableProgress!.find((r) => r.preset === preset)!.planned;
+    const [pair, from, to, block, familyB] = quoted(/The plan gives (\d+) seeds \((\d+) to (\d+)\) to the primary pair, SFT and the larger SFT policy, (\d+) to the rest of the authors' block and (\d+) to family B/);
+    const primary = planView(summary)!.primary;
+    for (const p of [primary.a, primary.b, SFT_PRESET, LARGER_SFT_PRESET]) {
+      expect(seedSpan(planned(p)), p).toBe(`${from}-${to}`);
+      expect(planned(p).length, p).toBe(Number(pair));
+    }
+    expect(planned('paper-world-model-only').length).toBe(Number(block));
+    expect(planned('wmrl-static').length).toBe(Number(familyB));
   });
 
-  it('section 6: the compute ratio of claim 1 and the WMRL-GRPO difference of claim 2', () => {
+  it('section 6: the primary test, what it can detect, and the compute ratio of A1 with its amortised form', () => {
     const { summary } = shownSummary();
-    const [ratio, interval] = quoted(/All-real GRPO used ([\d.]+)x (\[[^\]]+\]) WMRL's busy compute/);
-    expect(`${ratio} ${interval}`).toBe(formatInterval(summary.claim1BusyRatio!.interval, 1));
-    const test = summary.claims?.find((c) => c.id === '2')?.tests.find((t) => t.a === 'wmrl' && t.b === 'grpo-all-real');
-    expect(test).toBeDefined();
-    expect(quoted(/WMRL is (-?[\d.]+ \[[^\]]+\]) against all-real GRPO/)[0]).toBe(formatInterval(test!.comparison.interval, 1));
+    const plan = planView(summary)!;
+    const [finality, interval, seeds, verdict, finalityAgain] = quoted(
+      /The primary test is (\w+): WMRL is not worse than all-real GRPO by 5 points\.\*\* WMRL minus all-real GRPO, held-out averaged over the checkpoints and paired by seed, is (\S+ \[[^\]]+\]) over (\d+) seeds; [^*]+\*\*(\w+)\*\* \((\w+):/,
+    );
+    const final = plan.primaryAwaits.length === 0 ? 'final' : 'provisional';
+    expect({ finality, interval, seeds, verdict, finalityAgain }).toEqual({
+      finality: final, interval: formatInterval(plan.primary.comparison.interval, decidedDigits(plan.primary.metric)),
+      seeds: String(plan.primary.comparison.seeds.length), verdict: plan.primary.verdict, finalityAgain: final,
+    });
+    const [measured, sd, pilot] = quoted(/detects a true difference of about ([\d.]+) points at the spread measured \(SD ([\d.]+)\), ([\d.]+) at the pilot's/);
+    expect({ measured, sd, pilot }).toEqual({ measured: plan.detectable.atMeasuredSd?.toFixed(1), sd: plan.detectable.measuredSd?.toFixed(1), pilot: plan.detectable.atPilotSd.toFixed(1) });
+
+    const a1 = plan.tests.find((t) => t.id === 'A1')!;
+    const [ratio, ratioInterval, holm, a1Verdict] = quoted(/All-real GRPO used ([\d.]+)x (\[[^\]]+\]) WMRL's training busy time \(the paper: about 3x\), Holm p ([^,]+), (\w+)\./);
+    expect({ ratio: `${ratio} ${ratioInterval}`, holm, a1Verdict }).toEqual({ ratio: formatInterval(a1.comparison.interval, decidedDigits(a1.metric)), holm: formatP(a1.pHolm), a1Verdict: a1.verdict });
+    const [executions, over, amortised, amortisedInterval] = quoted(/With the world model's own build \(([\d,]+) executions and its training\) shared over (\d+) runs the ratio is ([\d.]+)x (\[[^\]]+\])/);
+    expect({ executions, over, amortised: `${amortised} ${amortisedInterval}` }).toEqual({
+      executions: WORLD_MODEL_EXECUTIONS.toLocaleString('en-US'), over: String(AMORTISED_OVER), amortised: formatInterval(plan.amortised!.interval, 2),
+    });
+  });
+
+  it("section 6: family A's tests line by line, whether they are provisional, and family B's progress", () => {
+    const { summary } = shownSummary();
+    const plan = planView(summary)!;
+    const [state, awaited] = quoted(/Family A, Holm-corrected over the family: every verdict, A1's included, is (\w+) until ((?:`[\w-]+`(?:, | and )?)+) reach/);
+    expect(state).toBe(plan.familyAAwaits.length === 0 ? 'final' : 'provisional');
+    expect([...awaited.matchAll(/`([\w-]+)`/g)].map((m) => m[1]).sort()).toEqual([...plan.familyAAwaits].sort());
+    for (const t of plan.tests.filter((x) => x.family === 'A' && x.id !== 'A1')) {
+      const [interval, holm, verdict] = quoted(new RegExp(`- ${t.id}, [^:]+: (\\S+(?: \\[[^\\]]+\\])?), Holm p ([^,]+), ([\\w ]+)\\.`));
+      expect({ interval, holm, verdict }, t.id).toEqual({ interval: formatInterval(t.comparison.interval, decidedDigits(t.metric)), holm: formatP(t.pHolm), verdict: t.verdict });
+    }
+    const [done, planned] = quoted(/Family B \([^)]+\) is still running: (\d+) of (\d+) seeds for each one-switch variant, none yet for `wmrl-static` and `wmrl-ppi`/);
+    const familyB = plan.progress.filter((r) => plan.tests.some((t) => t.family === 'B' && t.a === r.preset));
+    for (const r of familyB) expect(finishedOfPlanned(r), r.preset).toBe(r.preset.startsWith('paper-') ? `${done} of ${planned}` : `0 of ${planned}`);
   });
 
   it("the robot table's rows and primary test (results/robot-table/summary.json, companion section 7)", () => {
