@@ -93,12 +93,19 @@ describe('the paper, live (#/paper)', () => {
     await changed(page, 'denoise-wa', wABlind.toFixed(3));
 
     // 6. Ours beside the paper's, in one table whose every label says which side is which. Our own
-    // results come from the committed experiment summary, published at build time.
+    // results come from the committed experiment summary, published at build time; the main table shown
+    // first is main-v3, decided by its plan and still being run.
     const ours = page.locator('[data-testid=ours-table]');
     await ours.waitFor({ timeout: 30_000 });
     expect(await text(page, 'ours-head')).toBe('ours, measured');
     expect(await text(page, 'paper-head')).toBe("the paper's, reported");
-    expect((await text(page, 'ours-source')).replace(/\s+/g, ' ')).toMatch(/^Ours, measured \(run main-v2: results\/main-v2\/summary\.json, committed; seeds 1–5 over its rows, each row's count in its column; 20 steps of B 8 × n 4\): held-out avg@8/);
+    const v3 = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../results/main-v3/summary.json'), 'utf8'));
+    const done = v3.mainTableProgress.reduce((n: number, r: { done: number[] }) => n + r.done.length, 0);
+    const planned = v3.mainTableProgress.reduce((n: number, r: { planned: number[] }) => n + r.planned.length, 0);
+    const source = (await text(page, 'ours-source')).replace(/\s+/g, ' ');
+    expect(source).toMatch(/^Ours, measured \(run main-v3: results\/main-v3\/summary\.json, committed; seeds 3–18 over its rows, each row's count in its column; 20 steps of B 8 × n 4\): held-out avg@8/);
+    expect(source).toContain("Mean over checkpoints: the held-out score averaged over the evaluations along training, the plan's endpoint");
+    if (done < planned) expect(source).toContain('n of the m planned seeds have finished; the table is still being run');
     expect((await text(page, 'paper-source')).replace(/\s+/g, ' ')).toMatch(/^The paper's, reported \(its main table and 4B ablations, arXiv 2608\.12564\)/);
     expect(await text(page, 'paper-why')).toContain('cannot be compared number for number');
     expect(await page.locator('[data-testid=section-paper] a[href="https://arxiv.org/abs/2608.12564"]').count()).toBeGreaterThan(0);
@@ -108,53 +115,40 @@ describe('the paper, live (#/paper)', () => {
     expect(await page.getAttribute('[data-testid=authors-code-link]', 'href')).toBe('https://github.com/xiyuanyang45/WMRL');
     expect(await page.locator('#theory').textContent()).toMatch(/bounds the bias \(the paper writes it B; here B is the number of groups a step\)/);
     expect(await page.locator('[data-testid=section-paper]').textContent()).not.toContain("paper's numbers, not ours");
-    // one row holds both sides: our WMRL and the paper's 4B WMRL (GPU-hours, MLE, DSBench)
-    const wmrlRow = ours.locator('tr[data-preset=wmrl] td');
+    // one row holds both sides: our WMRL on the authors' rules and the paper's 4B WMRL (GPU-hours, MLE, DSBench)
+    const wmrlRow = ours.locator('tr[data-preset=paper-wmrl] td');
+    expect((await wmrlRow.first().textContent())).toContain("WMRL (authors' rules)");
     expect((await wmrlRow.allTextContents()).slice(-3)).toEqual(['286', '16.4', '28.8']);
-    // a figure shown equals the README's (the README quotes results/main-v2 too)
+    // the rows shown equal the README's: seeds (finished of planned while a row runs), mean over checkpoints, last step
     const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const readmeWmrl = readme.match(/^\| WMRL \| ([^|]+) \|/m)?.[1].trim();
-    expect(readmeWmrl).toMatch(/^\d+\.\d \[/);
-    expect((await wmrlRow.nth(2).textContent())?.trim()).toBe(readmeWmrl);
-    const readmeRatio = readme.replace(/\s+/g, ' ').match(/All-real GRPO used ([\d.]+)x (\[[^\]]+\])/);
-    expect(await text(page, 'ours-ratio')).toBe(`${readmeRatio?.[1]} ${readmeRatio?.[2]}×`);
-    mkdirSync(artifacts, { recursive: true });
-    await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-results.png') });
-    // rows only the paper has show a dash on our side
-    const nineB = ours.locator('tr', { hasText: '9B WMRL' }).locator('td');
-    expect((await nineB.allTextContents()).slice(1, 5)).toEqual(['–', '–', '–', '–']);
-    // The newest main table comes first; the reader can switch to any other published one.
-    expect(await ours.locator('caption').textContent()).toContain('run main-v2:');
-    expect(await text(page, 'ours-claim5')).toMatch(/-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]/);
-    const names = await page.locator('[data-testid=ours-pick] option').allTextContents();
-    expect(names).toEqual(expect.arrayContaining(['main', 'claim4-medium']));
-    await page.selectOption('[data-testid=ours-pick]', 'claim4-medium');
-    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run claim4-medium'));
-    expect(await ours.textContent()).toMatch(/SFT policy \(no RL\)\s*5\s*\d+\.\d \[/);
-    // the rerun with the second models: the headline picture (one mean line and two interval lines
-    // per preset evaluated along training) and the claims with their verdicts
-    await page.selectOption('[data-testid=ours-pick]', 'main-v2');
-    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main-v2'));
-    await page.locator('[data-testid=ours-curve] svg[role=img]').waitFor();
-    expect(await page.locator('[data-testid=ours-curve] path[fill=none]').count()).toBeGreaterThanOrEqual(6);
-    expect(await page.locator('[data-testid=ours-curve] .legend').textContent()).toMatch(/wmrl \(\d seeds?\)[\s\S]*grpo-all-real \(\d seeds?\)/);
-    // the third models' table, decided by its plan: the primary test and the progress read from its summary;
-    // the older rules' claims (none of whose rows it runs) are not shown
-    await page.selectOption('[data-testid=ours-pick]', 'main-v3');
-    await page.locator('[data-testid=plan-primary]').waitFor({ timeout: 30_000 });
-    const v3 = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../results/main-v3/summary.json'), 'utf8'));
+    const readmeRow = (label: string) => readme.match(new RegExp(`^\\| ${label} \\| ([^|]+) \\| ([^|]+) \\| ([^|]+) \\|`, 'm'))?.slice(1).map((c) => c.trim());
+    const pageRow = async (preset: string) => (await ours.locator(`tr[data-preset=${preset}] td`).allTextContents()).slice(1, 4).map((c) => c.trim());
+    expect(readmeRow('WMRL')?.[1]).toMatch(/^\d+\.\d{2} \[/);
+    expect(await pageRow('paper-wmrl')).toEqual(readmeRow('WMRL'));
+    expect(await pageRow('paper-grpo-all-real')).toEqual(readmeRow('all-real GRPO'));
+    expect(await pageRow('paper-world-model-only')).toEqual(readmeRow('world model only'));
+    // the plan's decision: the primary test, what it can detect and the progress, read from its summary and quoted by the README
+    const plan = page.locator('[data-testid=ours-plan]');
+    await plan.waitFor();
     const primary = v3.mainTable.find((t: { id: string }) => t.id === 'primary');
     const iv = primary.comparison.interval;
+    const prose = readme.replace(/\s+/g, ' ');
     expect(await text(page, 'plan-primary')).toBe(`${iv.mean.toFixed(2)} [${iv.low.toFixed(2)}, ${iv.high.toFixed(2)}]`);
+    expect(prose).toContain(`WMRL minus all-real GRPO, held-out averaged over the checkpoints and paired by seed, is ${await text(page, 'plan-primary')} over`);
     expect(await text(page, 'plan-primary-verdict')).toBe(primary.verdict);
-    const done = v3.mainTableProgress.reduce((n: number, r: { done: number[] }) => n + r.done.length, 0);
-    const planned = v3.mainTableProgress.reduce((n: number, r: { planned: number[] }) => n + r.planned.length, 0);
     expect((await text(page, 'plan-progress')).replace(/\s+/g, ' ')).toContain(done === planned ? `(${planned} runs)` : `In progress: ${done} of ${planned} planned runs`);
     const rowDone = (preset: string) => v3.mainTableProgress.some((r: { preset: string; done: number[]; planned: number[] }) => r.preset === preset && r.done.length === r.planned.length);
     expect((await text(page, 'plan-primary-finality')).replace(/\s+/g, ' ')).toMatch(rowDone(primary.a) && rowDone(primary.b) ? /^final: both its rows/ : /^provisional until paper-/);
     expect(await page.locator('[data-testid=plan-tests] tbody tr').count()).toBe(v3.mainTable.length - 1);
+    // claim 1's compute ratio (test A1) and its amortised form, as the README quotes them
+    const a1 = (await plan.locator('tr[data-test=A1] td').allTextContents())[3];
+    expect(prose).toContain(`All-real GRPO used ${a1.replace(' [', 'x [')} WMRL's training busy time`);
+    const amortised = (await text(page, 'plan-amortised')).replace(/\s+/g, ' ').match(/ratio is ([\d.]+ \[[^\]]+\])×/)?.[1];
+    expect(amortised).toBeDefined();
+    expect(prose).toContain(`shared over 10 runs the ratio is ${amortised!.replace(' [', 'x [')}`);
     // what the test can detect, from the same summary's SD (the plan: 11.0 points at the pilot's SD over 16 seeds)
     expect((await text(page, 'plan-power')).replace(/\s+/g, ' ')).toContain(`At its 16 planned seeds the test detects (80% power) a true difference of about 11.0 points at the pilot's SD of 14.7 (the plan's figure), ${((2.1314 + 0.8662) * iv.sd / 4).toFixed(1)} at the SD measured so far (${iv.sd.toFixed(1)})`);
+    // the older rules' claims (none of whose rows it runs) are not shown
     expect(await page.locator('[data-testid=ours-claims]').count()).toBe(0);
     // the plan's picture: its primary pair first, every row on request
     const legend = () => page.locator('[data-testid=ours-curve] .legend').textContent();
@@ -163,8 +157,34 @@ describe('the paper, live (#/paper)', () => {
     await page.locator('[data-testid=curve-every-row]').check();
     await page.waitForFunction(() => document.querySelector('[data-testid=ours-curve] .legend')?.textContent?.includes('paper-world-model-only'));
     await page.locator('[data-testid=curve-every-row]').uncheck();
-    expect(await ours.locator('tr[data-preset=paper-wmrl] td').first().textContent()).toContain("WMRL (authors' rules)");
-    await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-main-v3.png') });
+    mkdirSync(artifacts, { recursive: true });
+    await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-results.png') });
+    // rows only the paper has show a dash on our side
+    const nineB = ours.locator('tr', { hasText: '9B WMRL' }).locator('td');
+    expect((await nineB.allTextContents()).slice(1, 6)).toEqual(['–', '–', '–', '–', '–']);
+    // The reader can switch to any other published table: the older ones are kept as records.
+    const names = await page.locator('[data-testid=ours-pick] option').allTextContents();
+    expect(names).toEqual(expect.arrayContaining(['main', 'main-v2', 'main-v3', 'claim4-medium']));
+    await page.selectOption('[data-testid=ours-pick]', 'claim4-medium');
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run claim4-medium'));
+    expect(await ours.textContent()).toMatch(/SFT policy \(no RL\)\s*5\s*\d+\.\d \[/);
+    // the rerun with the second models (our reading): the headline picture (one mean line and two interval
+    // lines per preset evaluated along training), claim 1's ratio and claim 5's anchor weight, from its summary
+    await page.selectOption('[data-testid=ours-pick]', 'main-v2');
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main-v2'));
+    expect((await text(page, 'ours-source')).replace(/\s+/g, ' ')).toMatch(/^Ours, measured \(run main-v2: results\/main-v2\/summary\.json, committed; seeds 1–5 over its rows, each row's count in its column; 20 steps of B 8 × n 4\): held-out avg@8/);
+    expect((await ours.locator('tr[data-preset=wmrl] td').allTextContents()).slice(-3)).toEqual(['286', '16.4', '28.8']);
+    expect((await ours.locator('tr[data-preset=wmrl] [data-testid=held-out]').textContent())?.trim()).toMatch(/^\d+\.\d \[/);
+    await page.locator('[data-testid=ours-curve] svg[role=img]').waitFor();
+    expect(await page.locator('[data-testid=ours-curve] path[fill=none]').count()).toBeGreaterThanOrEqual(6);
+    expect(await page.locator('[data-testid=ours-curve] .legend').textContent()).toMatch(/wmrl \(\d seeds?\)[\s\S]*grpo-all-real \(\d seeds?\)/);
+    const v2 = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../results/main-v2/summary.json'), 'utf8'));
+    const r2 = v2.claim1BusyRatio.interval;
+    expect(await text(page, 'ours-ratio')).toBe(`${r2.mean.toFixed(1)} [${r2.low.toFixed(1)}, ${r2.high.toFixed(1)}]×`);
+    expect(await text(page, 'ours-claim5')).toMatch(/-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]/);
+    expect(await page.locator('[data-testid=ours-claims] tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=ours-plan]').count()).toBe(0);
+    await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-main-v2.png') });
     await page.selectOption('[data-testid=ours-pick]', 'main');
     await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main:'));
     // the first models' table has no curve; its claims are decided from its run files (claim 1 holds there)
@@ -202,8 +222,10 @@ describe('the paper, live (#/paper)', () => {
     await page.locator('[data-testid=overview-ratio]').waitFor({ timeout: 30_000 });
     const ratio = (await text(page, 'overview-ratio')).trim();
     expect(readme).toContain(`All-real GRPO used ${ratio.replace(' [', 'x [')}`);
-    expect(await text(page, 'overview-wmrl')).toMatch(/^\d+\.\d \[\d+\.\d, \d+\.\d\]$/);
-    expect(await text(page, 'overview-verdict')).toMatch(/WMRL/);
+    // the main table is decided by its plan: its primary pair on the plan's endpoint, as the README's table quotes it
+    expect(await text(page, 'overview-paper-wmrl')).toBe(readme.match(/\| WMRL \| [^|]+ \| ([^|]+) \|/)?.[1].trim());
+    expect(await text(page, 'overview-paper-grpo-all-real')).toBe(readme.match(/\| all-real GRPO \| [^|]+ \| ([^|]+) \|/)?.[1].trim());
+    expect(await text(page, 'overview-verdict')).toMatch(/^By the plan's primary test WMRL is not worse than all-real GRPO by 5 points \(WMRL minus all-real GRPO -?\d+\.\d{2} \[[^\]]+\], final\)/);
     expect(await text(page, 'overview-times')).toMatch(/#\/train/);
     await page.close();
   });
