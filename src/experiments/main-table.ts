@@ -234,3 +234,32 @@ export function primaryDetectable(primary: DecidedTest): PrimaryDetectable {
     measuredSd: sd, atMeasuredSd: sd === null ? null : minimumDetectableDifference(sd, seeds),
   };
 }
+
+export interface TestDetectable {
+  /** The seeds the test is planned at (the fewer of its two rows'). */
+  seeds: number;
+  /** Two-sided level: what Holm asks of the family's next test, the family's alpha over its tests not yet decided. */
+  level: number;
+  sd: number;
+  /** The smallest true difference (or ratio minus 1) found with 80% power at that level, at the SD measured so far. */
+  atMeasuredSd: number;
+}
+
+/**
+ * Why a family test may stay "undecided": what it can detect at its planned seeds with the spread
+ * measured so far. Holm lets the next test through at the family's alpha over the tests still
+ * undecided, so that is the level used (a later test, once that one passes, gets a looser one).
+ * Null for a test already decided (its Holm p below the alpha) or with fewer than 3 seeds (an SD
+ * from two seeds says next to nothing).
+ */
+export function familyDetectable(t: DecidedTest, decided: readonly DecidedTest[]): TestDetectable | null {
+  if (t.family === 'primary' || (t.pHolm !== null && t.pHolm < FAMILY_ALPHA)) return null;
+  const sd = t.comparison.interval?.sd;
+  if (sd === undefined || sd === null || t.comparison.seeds.length < 3) return null;
+  const family = decided.filter((x) => x.family === t.family);
+  const open = family.filter((x) => !(x.pHolm !== null && x.pHolm < FAMILY_ALPHA)).length;
+  const planned = (preset: string) => MAIN_TABLE_ROWS.find((r) => r.preset === preset)?.seeds.length ?? t.comparison.seeds.length;
+  const seeds = Math.min(planned(t.a), planned(t.b));
+  const level = FAMILY_ALPHA / open;
+  return { seeds, level, sd, atMeasuredSd: minimumDetectableDifference(sd, seeds, level) };
+}

@@ -6,7 +6,7 @@ import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey,
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
-import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, PRIMARY_METRIC, progressCounts, rowsAwaited, seedSpan, type DecidedTest, type RowProgress, type WorldModelBuildCost } from './main-table.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, familyDetectable, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, PRIMARY_METRIC, progressCounts, rowsAwaited, seedSpan, type DecidedTest, type RowProgress, type WorldModelBuildCost } from './main-table.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 
@@ -76,11 +76,17 @@ function shareRange(shares: readonly number[]): string {
 /** Decimals of a plan test's interval in the report (the README quotes it at the same precision). */
 export const decidedDigits = (metric: MetricKey): number => (digitsOf(metric) === 3 ? 3 : 2);
 
-function decidedRow(t: DecidedTest): string[] {
+function decidedRow(t: DecidedTest, decided: readonly DecidedTest[]): string[] {
   const op = t.kind === 'ratio' ? '/' : '-';
   const side = t.direction === 'two-sided' ? '' : ` ${t.direction === 'greater' ? '>' : '<'} ${t.kind === 'ratio' ? 1 : 0}`;
   const digits = decidedDigits(t.metric);
-  return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), formatP(t.p), formatP(t.pHolm), t.verdict ?? '—'];
+  return [t.id, `${t.a} ${op} ${t.b}${side}${t.metric === PRIMARY_METRIC ? '' : ` (${labelOf(t.metric)})`}${t.metricB ? ` (${t.b}: ${labelOf(t.metricB)})` : ''}: ${t.statement}`, String(t.comparison.seeds.length), formatInterval(t.comparison.interval, digits), formatP(t.p), formatP(t.pHolm), t.verdict ?? '—', detectableCell(t, decided, digits)];
+}
+
+/** The detectable column: at the test's planned seeds, its measured SD and Holm's next level; '—' once decided. */
+function detectableCell(t: DecidedTest, decided: readonly DecidedTest[], digits: number): string {
+  const d = familyDetectable(t, decided);
+  return d === null ? '—' : `${d.atMeasuredSd.toFixed(digits)} (${d.seeds} seeds, level ${d.level.toFixed(3)})`;
 }
 
 /** Below this share of held-out programs that run, a checkpoint counts as collapsed. */
@@ -130,7 +136,7 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
       : []),
     'The committed world model misses issue 21\'s targets (docs/models.md: alone it ranks programs that run below a model-family lookup and separates failures below `compile()`): this table measures the method with that world model.',
     '',
-    `Family A (the paper's claims on the authors' rules) and family B (one switch back to our reading, exploratory) are each Holm-corrected over their own tests at a familywise ${FAMILY_ALPHA}; p is the two-sided paired t-test of the per-seed values (against 1 for a ratio). A test of family A holds when its adjusted p is below ${FAMILY_ALPHA} with the mean on the claim's side, fails when below it on the other side, and is undecided otherwise; "not run": a row it needs has no run yet.`,
+    `Family A (the paper's claims on the authors' rules) and family B (one switch back to our reading, exploratory) are each Holm-corrected over their own tests at a familywise ${FAMILY_ALPHA}; p is the two-sided paired t-test of the per-seed values (against 1 for a ratio). A test of family A holds when its adjusted p is below ${FAMILY_ALPHA} with the mean on the claim's side, fails when below it on the other side, and is undecided otherwise; "not run": a row it needs has no run yet. Detectable (80%): for a test not yet decided with 3 seeds or more, the smallest true difference (for a ratio: its distance from 1) it finds with 80% power at its planned seeds, at the SD of its per-seed values measured so far and at the level Holm asks of its family's next test (the familywise ${FAMILY_ALPHA} over the tests not yet decided); a smaller one most likely stays undecided.`,
     '',
   );
   const { done: runsDone, planned: runsPlanned } = progressCounts(progress);
@@ -147,10 +153,10 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
     })),
     '',
   );
-  const header = ['test', 'contrast', 'seeds', 'mean [95% interval]', 'p', 'Holm p', 'verdict'];
+  const header = ['test', 'contrast', 'seeds', 'mean [95% interval]', 'p', 'Holm p', 'verdict', 'detectable (80%)'];
   for (const [family, title] of [['A', 'Family A'], ['B', 'Family B (exploratory)']] as const) {
     const tests = decided.filter((t) => t.family === family);
-    lines.push(`### ${title}`, '', `This family's figures are ${finality(tests[0], progress, 'every row it names is at its planned seeds')}.`, '', table(header, tests.map(decidedRow)), '');
+    lines.push(`### ${title}`, '', `This family's figures are ${finality(tests[0], progress, 'every row it names is at its planned seeds')}.`, '', table(header, tests.map((t) => decidedRow(t, decided))), '');
   }
   lines.push('### Compute, seed by seed', '');
   const ratio = decided.find((t) => t.id === 'A1')!.comparison;

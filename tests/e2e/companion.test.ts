@@ -140,6 +140,12 @@ describe('the paper, live (#/paper)', () => {
     const rowDone = (preset: string) => v3.mainTableProgress.some((r: { preset: string; done: number[]; planned: number[] }) => r.preset === preset && r.done.length === r.planned.length);
     expect((await text(page, 'plan-primary-finality')).replace(/\s+/g, ' ')).toMatch(rowDone(primary.a) && rowDone(primary.b) ? /^final: both its rows/ : /^provisional until paper-/);
     expect(await page.locator('[data-testid=plan-tests] tbody tr').count()).toBe(v3.mainTable.length - 1);
+    // beside each test not yet decided, what it can detect at its planned seeds; nothing beside a decided one
+    for (const t of v3.mainTable.filter((x: { family: string }) => x.family === 'A')) {
+      const cell = (await plan.locator(`tr[data-test=${t.id}] [data-testid=plan-detectable]`).textContent())!.trim();
+      if (t.verdict === 'holds' || t.verdict === 'fails') expect(cell).toBe('–');
+      else if (t.comparison.seeds.length >= 3) expect(cell).toMatch(/^\d+\.\d+ at (10|16) seeds$/);
+    }
     // claim 1's compute ratio (test A1) and its amortised form, as the README quotes them
     const a1 = (await plan.locator('tr[data-test=A1] td').allTextContents())[3];
     expect(prose).toContain(`All-real GRPO used ${a1.replace(' [', 'x [')} WMRL's training busy time`);

@@ -3,7 +3,7 @@
 import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
 import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
-import { mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type DecidedTest, type PrimaryDetectable, type RowProgress } from '../../experiments/main-table';
+import { familyDetectable, mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type DecidedTest, type PrimaryDetectable, type RowProgress, type TestDetectable } from '../../experiments/main-table';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';
@@ -144,6 +144,8 @@ export interface PlanView {
   amortised: AmortisedRatio | null;
   /** The primary test's minimum detectable difference at its planned seeds: at the pilot's SD (the plan's figure) and at the SD measured so far. */
   detectable: PrimaryDetectable;
+  /** Beside each of `tests`: what it can detect at its planned seeds when it is not yet decided (null otherwise). */
+  testsDetectable: (TestDetectable | null)[];
 }
 
 /**
@@ -168,6 +170,7 @@ export function planView(summary: ExperimentSummary): PlanView | null {
     runsPlanned: counts.planned,
     amortised: summary.mainTableAmortisedRatio ?? null,
     detectable: primaryDetectable(primary),
+    testsDetectable: decided.filter((t) => t.family !== 'primary').map((t) => familyDetectable(t, decided)),
   };
 }
 

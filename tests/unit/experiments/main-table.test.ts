@@ -1,9 +1,10 @@
 // The main table's plan, decided: the primary non-inferiority test alone, families A and B each
 // Holm-corrected, the SFT row read on its one evaluation, and the amortised compute ratio.
 import { describe, expect, it } from 'vitest';
-import { amortisedComputeRatio, decideMainTable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, primaryCurveRows, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table';
+import { amortisedComputeRatio, decideMainTable, familyDetectable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, primaryCurveRows, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
 import { mainTableSection, renderReport } from '../../../src/experiments/report';
+import { minimumDetectableDifference } from '../../../src/experiments/power';
 import type { RunResult } from '../../../src/experiments/run-result';
 import { cost, evaluation, run } from './run-fixtures';
 
@@ -92,6 +93,38 @@ describe('the main table, decided by its plan', () => {
     expect(a2.p!).toBeLessThan(0.05);
     expect(a2.pHolm!).toBeGreaterThan(0.05);
     expect(a2.verdict).toBe('undecided');
+  });
+
+  it("says what an undecided test can detect: its planned seeds, its measured SD, Holm's level for the family's next test", () => {
+    const seeds = [1, 2, 3, 4];
+    const spread = [-6, 2, -9, 1];
+    const runs = [
+      // A1 holds (all-real costs four times as much): one family-A test decided, so the next one faces 0.05 / 8
+      ...seeds.map((s) => trained('paper-grpo-all-real', s, [50, 50, 50, 50], 400 + s)),
+      ...seeds.map((s) => trained('paper-wmrl', s, [50, 50, 50, 50], 100)),
+      // A2: the world model alone a little below, noisily: undecided
+      ...seeds.map((s, i) => trained('paper-world-model-only', s, Array(4).fill(50 + spread[i]))),
+    ];
+    const decided = decideMainTable(runs);
+    const a1 = decided.find((t) => t.id === 'A1')!;
+    const a2 = decided.find((t) => t.id === 'A2')!;
+    expect(a1.verdict).toBe('holds');
+    expect(familyDetectable(a1, decided)).toBeNull();
+    expect(a2.verdict).toBe('undecided');
+    const d = familyDetectable(a2, decided)!;
+    // planned at the fewer of its rows' seeds: world-model-only's 10, not all-real's 16, not the 4 run so far
+    expect(d.seeds).toBe(10);
+    expect(d.level).toBeCloseTo(0.05 / 8, 12);
+    expect(d.sd).toBeCloseTo(a2.comparison.interval!.sd!, 12);
+    expect(d.atMeasuredSd).toBeCloseTo(minimumDetectableDifference(d.sd, 10, 0.05 / 8), 12);
+    // stricter than the uncorrected test at the same seeds
+    expect(d.atMeasuredSd).toBeGreaterThan(minimumDetectableDifference(d.sd, 10));
+    // two seeds' SD says next to nothing: no figure
+    expect(familyDetectable(decideMainTable(runs.filter((r) => r.seed <= 2)).find((t) => t.id === 'A2')!, decided)).toBeNull();
+    expect(familyDetectable(decideMainTable(runs.filter((r) => r.seed <= 3)).find((t) => t.id === 'A2')!, decided)).not.toBeNull();
+    // the report prints it beside the verdict
+    expect(mainTableSection(runs)).toMatch(new RegExp(`\\| A2 \\| .*\\| undecided \\| ${d.atMeasuredSd.toFixed(2)} \\(10 seeds, level 0\\.006\\) \\|`));
+    expect(mainTableSection(runs)).toMatch(/\| A1 \| .*\| holds \| — \|/);
   });
 
   it("the amortised ratio prices the world model's build at the seed's own cost per execution", () => {
