@@ -3,6 +3,7 @@
 import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
 import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
+import { decidedDigits } from '../../experiments/report';
 import { familyDetectable, mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type DecidedTest, type PrimaryDetectable, type RowProgress, type TestDetectable } from '../../experiments/main-table';
 
 export interface ExperimentSummary {
@@ -146,6 +147,21 @@ export interface PlanView {
   detectable: PrimaryDetectable;
   /** Beside each of `tests`: what it can detect at its planned seeds when it is not yet decided (null otherwise). */
   testsDetectable: (TestDetectable | null)[];
+  /** What the table falls short of: the primary test and family A's, where they ran and do not hold. */
+  shortfalls: Shortfall[];
+}
+
+/** A test of the paper's claims that ran and does not hold, with what it measured and could detect. */
+export interface Shortfall {
+  id: string;
+  statement: string;
+  verdict: string;
+  mean: number;
+  /** The report's digits for this test's figures (3 for the anchor weight, else 2). */
+  digits: number;
+  seeds: number;
+  /** What it detects with 80% power at its planned seeds (null: decided, or too few seeds to say). */
+  detectable: TestDetectable | null;
 }
 
 /**
@@ -171,7 +187,15 @@ export function planView(summary: ExperimentSummary): PlanView | null {
     amortised: summary.mainTableAmortisedRatio ?? null,
     detectable: primaryDetectable(primary),
     testsDetectable: decided.filter((t) => t.family !== 'primary').map((t) => familyDetectable(t, decided)),
+    shortfalls: shortfalls(decided),
   };
+}
+
+/** The primary test and family A's tests that ran and do not hold (family B decides nothing: it is exploratory). */
+function shortfalls(decided: DecidedTest[]): Shortfall[] {
+  return decided
+    .filter((t) => (t.family === 'primary' || t.family === 'A') && t.comparison.interval !== null && t.verdict !== 'holds')
+    .map((t) => ({ id: t.id, statement: t.statement, verdict: t.verdict ?? 'undecided', mean: t.comparison.interval!.mean, digits: decidedDigits(t.metric), seeds: t.comparison.seeds.length, detectable: t.family === 'A' ? familyDetectable(t, decided) : null }));
 }
 
 /** True when some claim of the older rules (claims.ts) has a test that ran: a summary of only plan presets has none. */

@@ -96,4 +96,28 @@ describe("the companion's table of our results", () => {
     expect(whole.complete).toBe(true);
     expect([whole.primaryAwaits, whole.familyAAwaits]).toEqual([[], []]);
   });
+
+  it("lists what the table falls short of: the claims' tests that ran and do not hold, with what each detects", () => {
+    const base: ExperimentSummary = { format: 'wmrl-experiment-summary', version: 1, command: '', presets: [] };
+    // WMRL 20 points above every other row, which differ by seed noise only (a fixed hash, up to 4 points)
+    const noise = (preset: string, seed: number) => { const x = Math.sin(seed * 12.9898 + preset.length * 78.233) * 43758.5453; return (x - Math.floor(x)) * 0.04; };
+    const all = MAIN_TABLE_ROWS.flatMap((r) => r.seeds.map((s) => trained(r.preset, s, 0.5 + (r.preset === 'paper-wmrl' ? 0.2 : 0) + noise(r.preset, s))));
+    const table = decideMainTable(all);
+    const v = planView({ ...base, mainTable: table, mainTableProgress: mainTableProgress(all) })!;
+    const ids = v.shortfalls.map((s) => s.id);
+    // held: the primary (non-inferiority), WMRL above SFT and above the larger SFT policy
+    for (const held of ['primary', 'A6', 'A8']) {
+      expect(table.find((t) => t.id === held)!.verdict, held).toBe('holds');
+      expect(ids).not.toContain(held);
+    }
+    // the world model alone against all-real GRPO: noise only, so undecided, with what it could detect at its 10 seeds
+    const a2 = v.shortfalls.find((s) => s.id === 'A2')!;
+    expect(a2).toMatchObject({ verdict: 'undecided', seeds: 10, digits: 2, mean: table.find((t) => t.id === 'A2')!.comparison.interval!.mean });
+    expect(a2.detectable!.seeds).toBe(10);
+    expect(a2.detectable!.atMeasuredSd).toBeGreaterThan(0);
+    // never a held test, never family B (exploratory), never a test that did not run (no busy times, no anchor weights here)
+    expect(v.shortfalls.every((s) => s.verdict !== 'holds' && !s.id.startsWith('B'))).toBe(true);
+    expect(ids).not.toContain('A1');
+    expect(ids).not.toContain('A7');
+  });
 });
