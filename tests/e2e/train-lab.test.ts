@@ -75,7 +75,7 @@ describe('the Train view as a lab (#/train)', () => {
     // the loaded run resumes where the exported one was, with the same numbers
     const loaded = page.locator('[data-testid=saved-run]', { hasText: 'second' });
     await loaded.locator('[data-testid=resume-run]').click();
-    await page.waitForSelector('[data-testid=store-message]:has-text("Resumed wmrl-static, seed 2, at step 1")', { timeout: 120_000 });
+    await page.waitForSelector('[data-testid=store-message]:has-text("Resumed paper-wmrl, seed 2, at step 1")', { timeout: 120_000 });
     expect(await page.getAttribute('[data-testid=train-status]', 'data-steps')).toBe('1');
     expect(await page.locator('[data-testid=last-step]').textContent()).toBe(secondNumbers);
     expect(await page.inputValue('[data-testid=run-name]')).toBe('second');

@@ -32,12 +32,12 @@ describe('numberProblem', () => {
 });
 
 describe('the Train settings', () => {
-  it('the defaults are valid and make the preset chosen by measurement (wmrl-static)', () => {
+  it("the defaults are valid and make the preset the main table's rule chose (paper-wmrl)", () => {
     const s = defaultSettings();
     expect(settingsProblems(s)).toEqual({});
     const c = configOf(s);
-    expect(c.name).toBe('wmrl-static');
-    expect([c.steps, c.groupsPerStep, c.groupSize, c.rho]).toEqual([20, 8, 4, 0.125]);
+    expect(c.name).toBe('paper-wmrl');
+    expect([c.steps, c.groupsPerStep, c.groupSize, c.rho]).toEqual([20, 8, 4, 0.1]);
   });
   it('steps -3 and B 0 are refused before anything starts, with the field messages', () => {
     const s = { ...defaultSettings(), steps: -3, groupsPerStep: 0 };

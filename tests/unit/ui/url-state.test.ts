@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatHash, LINK_TEXT_CAP_BYTES, LinkTooLargeError, packText, paramOf, parseHash, readChoice, readNumber, unpackText } from '../../../src/ui/url-state';
-import { defaultSettings, preparedBatch, settingsFromParams, settingsParams } from '../../../src/ui/train/settings';
+import { DEFAULT_PRESET, defaultSettings, preparedBatch, settingsFromParams, settingsParams } from '../../../src/ui/train/settings';
 
 describe('the hash', () => {
   it('splits the view from its query, and formats it back', () => {
@@ -103,7 +103,7 @@ describe('the Train settings in the URL', () => {
 
   it('an unknown choice or a non-number is left out; a number out of range is kept for its field to refuse', () => {
     const s = settingsFromParams(new URLSearchParams('preset=bogus&steps=abc&B=0&policy=tpu'), defaultSettings());
-    expect(s.presetId).toBe('wmrl-static');
+    expect(s.presetId).toBe(DEFAULT_PRESET);
     expect(s.steps).toBe(20);
     expect(s.groupsPerStep).toBe(0);
     expect(s.policyBackend).toBe('auto');
