@@ -175,9 +175,11 @@ export function planView(summary: ExperimentSummary): PlanView | null {
   const progress = summary.mainTableProgress ?? [];
   const counts = progressCounts(progress);
   const familyA = decided.find((t) => t.family === 'A');
+  const tests = decided.filter((t) => t.family !== 'primary');
+  const testsDetectable = tests.map((t) => familyDetectable(t, decided));
   return {
     primary,
-    tests: decided.filter((t) => t.family !== 'primary'),
+    tests,
     progress,
     complete: progress.length > 0 && mainTableComplete(progress),
     primaryAwaits: rowsAwaited(primary, progress),
@@ -186,16 +188,16 @@ export function planView(summary: ExperimentSummary): PlanView | null {
     runsPlanned: counts.planned,
     amortised: summary.mainTableAmortisedRatio ?? null,
     detectable: primaryDetectable(primary),
-    testsDetectable: decided.filter((t) => t.family !== 'primary').map((t) => familyDetectable(t, decided)),
-    shortfalls: shortfalls(decided),
+    testsDetectable,
+    shortfalls: shortfalls(primary, tests, testsDetectable),
   };
 }
 
 /** The primary test and family A's tests that ran and do not hold (family B decides nothing: it is exploratory). */
-function shortfalls(decided: DecidedTest[]): Shortfall[] {
-  return decided
-    .filter((t) => (t.family === 'primary' || t.family === 'A') && t.comparison.interval !== null && t.verdict !== 'holds')
-    .map((t) => ({ id: t.id, statement: t.statement, verdict: t.verdict ?? 'undecided', mean: t.comparison.interval!.mean, digits: decidedDigits(t.metric), seeds: t.comparison.seeds.length, detectable: t.family === 'A' ? familyDetectable(t, decided) : null }));
+function shortfalls(primary: DecidedTest, tests: DecidedTest[], detectable: (TestDetectable | null)[]): Shortfall[] {
+  return [{ test: primary, detectable: null }, ...tests.map((test, i) => ({ test, detectable: detectable[i] }))]
+    .filter(({ test: t }) => (t.family === 'primary' || t.family === 'A') && t.comparison.interval !== null && t.verdict !== 'holds')
+    .map(({ test: t, detectable: d }) => ({ id: t.id, statement: t.statement, verdict: t.verdict ?? 'undecided', mean: t.comparison.interval!.mean, digits: decidedDigits(t.metric), seeds: t.comparison.seeds.length, detectable: d }));
 }
 
 /** True when some claim of the older rules (claims.ts) has a test that ran: a summary of only plan presets has none. */
