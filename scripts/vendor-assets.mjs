@@ -72,7 +72,8 @@ export function publishResults() {
       }
       if (summary.format !== 'wmrl-experiment-summary') continue;
       copyFileSync(file, join(to, `${name}.json`));
-      index.push({ name, file: `${name}.json`, command: summary.command, presets: summary.presets.map((p) => p.preset) });
+      // a rerun folder (--rerun-of) names the folder it reruns, so that the page can show the two together
+      index.push({ name, file: `${name}.json`, command: summary.command, presets: summary.presets.map((p) => p.preset), ...(summary.rerunOf ? { rerunOf: summary.rerunOf.of } : {}) });
     }
   }
   writeFileSync(join(to, 'index.json'), JSON.stringify({ format: 'wmrl-results-index', version: 1, results: index, robot }, null, 1) + '\n');

@@ -11,7 +11,7 @@
 // skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
 // next time; the other runs continue. Run files are written whole (run-files.ts), so a stop mid-write
 // leaves none; one that does not parse is named, and nothing is rewritten from a partial set.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { evaluateClaims, LARGER_SFT_PRESET } from '../experiments/claims.ts';
 import { evaluationMismatch } from '../experiments/cross-compare.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
+import { compareRerun } from '../experiments/rerun.ts';
 import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
 import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
@@ -67,6 +68,9 @@ const USAGE = `usage: npm run experiment -- [options]
                          the same way) enter this folder's tables and claims as the row sft-larger
   --keep-programs        keep program texts in the StepRecords
   --force                rerun runs whose result exists
+  --rerun-of DIR         these runs rerun some of DIR's alone on the machine (the compute accounting): the
+                         summary checks each against its twin there and gives the compute ratio both ways,
+                         instead of deciding the main table's plan on them
   --report-only          run nothing: rewrite summary.md, summary.json, runs.csv and the curve pictures from the runs on disk
   --build                rebuild dist/ first
   --quick                tiny check: 2 presets, 1 seed, 2 steps, B 2, n 2, eval-k 1 on the 2 smallest held-out tasks, 48 new tokens`;
@@ -93,6 +97,8 @@ interface Options {
   largerSft: string | undefined;
   keepPrograms: boolean;
   force: boolean;
+  /** --rerun-of: the experiment folder these runs rerun some of. */
+  rerunOf: string | undefined;
   /** Rewrite the tables from the runs on disk and run nothing (an experiment that is run in pieces). */
   reportOnly: boolean;
   build: boolean;
@@ -116,6 +122,7 @@ function parseOptions(argv: string[]): Options {
       out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
       build: { type: 'boolean' }, quick: { type: 'boolean' }, 'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'sft-only': { type: 'boolean' }, 'larger-sft': { type: 'string' },
+      'rerun-of': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -168,6 +175,10 @@ function parseOptions(argv: string[]): Options {
   const models = modelChoice(values.models ?? 'committed');
   const sftOnly = values['sft-only'] === true;
   if (sftOnly && values['no-sft']) throw new UsageError('--sft-only and --no-sft exclude each other');
+  const rerunOf = values['rerun-of'] === undefined ? undefined : resolve(values['rerun-of']);
+  if (rerunOf !== undefined && !existsSync(resolve(rerunOf, 'runs'))) throw new UsageError(`--rerun-of ${values['rerun-of']}: no runs/ folder there (is it an experiment's --out?)`);
+  const out = resolve(values.out ?? (quick ? 'results/quick' : 'results/experiment'));
+  if (rerunOf === out) throw new UsageError('--rerun-of names the output folder itself');
   return {
     presets: sftOnly ? [] : (presetList as PresetId[]),
     seeds,
@@ -177,13 +188,14 @@ function parseOptions(argv: string[]): Options {
     evalTasks: values['eval-tasks'] ?? (quick ? '2' : 'all'),
     evalEvery: positiveInt(values['eval-every'], '--eval-every'),
     curvePresets,
-    out: resolve(values.out ?? (quick ? 'results/quick' : 'results/experiment')),
+    out,
     models,
     pool: positiveInt(values.pool, '--pool'),
     execTimeoutMs: positiveInt(values['exec-timeout-ms'], '--exec-timeout-ms') ?? 20_000,
     runTimeoutMs: 60_000 * (Number(values['run-timeout-min'] ?? 60) || 60),
     sft: values['no-sft'] !== true,
     largerSft: values['larger-sft'] === undefined ? undefined : resolve(values['larger-sft']),
+    rerunOf,
     sftConfigFrom: (presetList[0] ?? 'grpo-all-real') as PresetId,
     keepPrograms: values['keep-programs'] === true,
     force: values.force === true,
@@ -350,6 +362,12 @@ function largerSftRuns(dir: string, seeds: readonly number[], own: readonly RunR
   return out;
 }
 
+/** Every run file of another experiment folder (--rerun-of), failed runs included. */
+function folderRuns(dir: string): RunResult[] {
+  const runsDir = resolve(dir, 'runs');
+  return readdirSync(runsDir).filter((f) => f.endsWith('.json')).sort().map((f) => readResult(resolve(runsDir, f))).filter((r): r is RunResult => r !== null);
+}
+
 /** The committed world model's training seconds (the models manifest's stage seconds), for the amortised compute ratio; null when not recorded. */
 function worldModelBuild(): WorldModelBuildCost | null {
   try {
@@ -369,9 +387,10 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
   }
   if (opts.largerSft) runs.push(...largerSftRuns(opts.largerSft, opts.seeds, runs));
   const build = worldModelBuild();
+  const rerun = opts.rerunOf ? compareRerun(relative(root, opts.rerunOf), runs, folderRuns(opts.rerunOf)) : undefined;
   const title = `Experiment: ${opts.presets.length > 0 ? opts.presets.join(', ') : SFT_PRESET} x seeds ${opts.seeds.join(', ')}`;
   writeFileSync(resolve(opts.out, 'runs.csv'), runsCsv(runs));
-  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command, ...(build ? { worldModelBuild: build } : {}) }) + '\n');
+  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command, ...(build ? { worldModelBuild: build } : {}), ...(rerun ? { rerun } : {}) }) + '\n');
   const summary = {
     format: 'wmrl-experiment-summary',
     version: 1,
@@ -380,9 +399,12 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     claim1BusyRatio: pairedComparison(runs, 'grpo-all-real', 'wmrl', 'busyTotal', 'ratio'),
     claim5AnchorWeight: pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'meanAnchorWeight', 'difference'),
     claims: evaluateClaims(runs),
-    mainTable: decideMainTable(runs),
-    mainTableProgress: mainTableProgress(runs),
-    ...(build ? { mainTableAmortisedRatio: amortisedComputeRatio(runs, build) } : {}),
+    // a rerun folder is read against its twins (rerunOf), not decided by the plan
+    ...(rerun ? { rerunOf: rerun } : {
+      mainTable: decideMainTable(runs),
+      mainTableProgress: mainTableProgress(runs),
+      ...(build ? { mainTableAmortisedRatio: amortisedComputeRatio(runs, build) } : {}),
+    }),
     curve: curveRows(runs, opts.presets),
     runs: runs.map((r) => ({
       preset: r.preset, seed: r.seed, status: r.status,

@@ -9,6 +9,7 @@ import { studentTQuantile } from './student-t.ts';
 import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, familyDetectable, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, PRIMARY_METRIC, progressCounts, rowsAwaited, seedSpan, type DecidedTest, type RowProgress, type WorldModelBuildCost } from './main-table.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
+import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
 
 export interface ReportInput {
   title: string;
@@ -19,6 +20,8 @@ export interface ReportInput {
   command?: string;
   /** The world model's own cost, for the main table's amortised compute ratio (absent: that ratio is left out). */
   worldModelBuild?: WorldModelBuildCost;
+  /** These runs rerun some of another folder's alone on the machine: compared with their twins instead of decided by the plan. */
+  rerun?: RerunComparison;
 }
 
 /** "m [low, high]" (or just m for one seed; an em dash when missing). */
@@ -116,6 +119,22 @@ function primaryPower(primary: DecidedTest): string {
   const d = primaryDetectable(primary);
   const measured = d.atMeasuredSd === null ? '' : `, ${d.atMeasuredSd.toFixed(1)} at the SD measured here (${d.measuredSd!.toFixed(1)} over ${primary.comparison.seeds.length} seeds)`;
   return `Minimum detectable difference (80% power, two-sided 5%, paired t over ${d.seeds} seeds): ${d.atPilotSd.toFixed(1)} points at the pilot's SD of ${d.pilotSd} (the plan's figure)${measured}. A true difference smaller than that will most likely read "undecided".`;
+}
+
+/** A rerun folder read against the folder it reruns: did each rerun do what its twin did, and the compute ratio both ways. */
+export function rerunSection(r: RerunComparison): string {
+  const lines = [`## Reruns of ${r.of}, alone on the machine`, '',
+    `These runs rerun some of ${r.of}'s with nothing else started on the machine, so that their busy times are the work alone (docs/results.md, "Compute alone"). Rewards count work, not time, so each must do what its twin did, timings aside.`, ''];
+  const same = r.differences.length === 0;
+  lines.push(`Same as their twins: ${same ? `yes, all ${r.compared}` : `no: ${r.differences.length === 10 ? 'the first differences' : 'differences'}: ${r.differences.join('; ')}`}${r.withoutTwin.length > 0 ? `; without a twin in ${r.of}: ${r.withoutTwin.join(', ')}` : ''}.`, '');
+  if (r.compute) {
+    const { alone, table: twins, loadAlone, loadTable } = r.compute;
+    const range = (x: [number, number] | null) => (x ? `${x[0].toFixed(2)} to ${x[1].toFixed(2)}` : 'not recorded');
+    lines.push(`Compute, busy time of ${alone.a} over ${alone.b}, seed by seed (host load per core over a run: alone ${range(loadAlone)}, in ${r.of} ${range(loadTable)}):`, '');
+    lines.push(table(['seed', 'alone', `in ${r.of}`], alone.seeds.map((seed, i) => [String(seed), alone.perSeed[i].toFixed(2), (twins.perSeed[twins.seeds.indexOf(seed)] ?? NaN).toFixed(2)])));
+    lines.push('', `Mean [95% interval]: alone ${formatInterval(alone.interval, 2)}, in ${r.of} on the same seeds ${formatInterval(twins.interval, 2)}.`);
+  } else lines.push(`No pair here for a compute ratio (it needs one of ${COMPUTE_PAIRS.map(([a, b]) => `${a} with ${b}`).join(', ')}, both rerun on a seed).`);
+  return lines.join('\n');
 }
 
 /** The main table of docs/results.md's plan: the primary test, families A and B with Holm, compute with the world model's cost, the paper beside ours. */
@@ -248,8 +267,10 @@ export function renderReport(input: ReportInput): string {
   const failKeys: MetricKey[] = ['anchorNoCompile', 'anchorRunFail', 'wmFailedMinusValid'];
   lines.push(table(['preset', ...failKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...failKeys.map((k) => cell(s, k))])));
   const mainTablePresets = new Set(MAIN_TABLE_TESTS.flatMap((t) => [t.a, t.b]).filter((p) => p.startsWith('paper-')));
-  const decidedByPlan = runs.some((r) => r.status === 'ok' && mainTablePresets.has(r.preset));
+  // A rerun folder holds a few of the plan's runs again: it is read against its twins, not against the plan.
+  const decidedByPlan = !input.rerun && runs.some((r) => r.status === 'ok' && mainTablePresets.has(r.preset));
   if (decidedByPlan) lines.push('', mainTableSection(runs, input.worldModelBuild));
+  if (input.rerun) lines.push('', rerunSection(input.rerun));
   // A folder the main table's plan decides is not also read by our older claim rules: their presets (wmrl,
   // sft-larger, wmrl-static ...) appear there only as rows of the plan, and a second, rule-less verdict would contradict it.
   const ourClaimPresets = new Set(decidedByPlan ? [] : CLAIMS.flatMap((c) => c.tests.flatMap((t) => [t.a, t.b])));

@@ -158,6 +158,12 @@ describe('the paper, live (#/paper)', () => {
     const amortised = (await text(page, 'plan-amortised')).replace(/\s+/g, ' ').match(/ratio is ([\d.]+ \[[^\]]+\])×/)?.[1];
     expect(amortised).toBeDefined();
     expect(prose).toContain(`shared over 10 runs the ratio is ${amortised!.replace(' [', 'x [')}`);
+    // claim 1's compute measured alone: the rerun folder's summary (experiment --rerun-of results/main-v3), shown beside the table's
+    const alone = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../results/main-v3-compute/summary.json'), 'utf8')).rerunOf;
+    const ai = alone.compute.alone.interval;
+    expect(await text(page, 'compute-alone-seeds')).toBe(alone.compute.alone.perSeed.map((x: number) => x.toFixed(2)).join(', '));
+    expect(await text(page, 'compute-alone-ratio')).toBe(`${ai.mean.toFixed(2)} [${ai.low.toFixed(2)}, ${ai.high.toFixed(2)}]×`);
+    expect((await text(page, 'compute-alone-same')).replace(/\s+/g, ' ')).toBe(`Each of the ${alone.compared} reruns did what its twin did, timings aside: rewards count work, not time.`);
     // what the test can detect, from the same summary's SD (the plan: 11.0 points at the pilot's SD over 16 seeds)
     expect((await text(page, 'plan-power')).replace(/\s+/g, ' ')).toContain(`At its 16 planned seeds the test detects (80% power) a true difference of about 11.0 points at the pilot's SD of 14.7 (the plan's figure), ${((2.1314 + 0.8662) * iv.sd / 4).toFixed(1)} at the SD measured so far (${iv.sd.toFixed(1)})`);
     // the older rules' claims (none of whose rows it runs) are not shown
@@ -177,6 +183,11 @@ describe('the paper, live (#/paper)', () => {
     // The reader can switch to any other published table: the older ones are kept as records.
     const names = await page.locator('[data-testid=ours-pick] option').allTextContents();
     expect(names).toEqual(expect.arrayContaining(['main', 'main-v2', 'main-v3', 'claim4-medium']));
+    // the compute reruns picked on their own: read against their twins, not as the plan's table in progress
+    await page.selectOption('[data-testid=ours-pick]', 'main-v3-compute');
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main-v3-compute'));
+    expect(await page.locator('[data-testid=ours-plan]').count()).toBe(0);
+    expect(await text(page, 'compute-alone-ratio')).toBe(`${ai.mean.toFixed(2)} [${ai.low.toFixed(2)}, ${ai.high.toFixed(2)}]×`);
     await page.selectOption('[data-testid=ours-pick]', 'claim4-medium');
     await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run claim4-medium'));
     expect(await ours.textContent()).toMatch(/SFT policy \(no RL\)\s*5\s*\d+\.\d \[/);

@@ -4,6 +4,7 @@ import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../..
 import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
 import { decidedDigits } from '../../experiments/report';
+import type { RerunComparison } from '../../experiments/rerun';
 import { familyDetectable, mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type DecidedTest, type PrimaryDetectable, type RowProgress, type TestDetectable } from '../../experiments/main-table';
 
 export interface ExperimentSummary {
@@ -24,12 +25,15 @@ export interface ExperimentSummary {
   mainTableProgress?: RowProgress[];
   /** Claim 1 with the world model's own cost shared over runs (descriptive). */
   mainTableAmortisedRatio?: AmortisedRatio;
+  /** A rerun folder (--rerun-of): its runs against their twins in the folder they rerun, and the compute ratio both ways. */
+  rerunOf?: RerunComparison;
 }
 
 export interface ResultsIndex {
   format: 'wmrl-results-index';
   version: 1;
-  results: { name: string; file: string; command: string; presets: string[] }[];
+  /** rerunOf: the folder (results/<name>) a rerun folder reruns some runs of. */
+  results: { name: string; file: string; command: string; presets: string[]; rerunOf?: string }[];
   /** The robot domain's tables (results/<name>/summary.json of `npm run experiment -- --domain robot`); absent in older indexes. */
   robot?: { name: string; file: string; command: string }[];
 }
@@ -81,6 +85,15 @@ export async function loadSummary(entry: ResultsIndex['results'][number], base =
   const s = await fetch(`${base}${entry.file}`);
   if (!s.ok) throw new Error(`results/${entry.file}: HTTP ${s.status}`);
   return (await s.json()) as ExperimentSummary;
+}
+
+/** The compute measured alone for a shown summary: its own when it is a rerun folder, else that of a published folder rerunning it; null when none. */
+export async function computeAlone(index: ResultsIndex, name: string, summary: ExperimentSummary, base = 'results/'): Promise<(RerunComparison & { name: string }) | null> {
+  if (summary.rerunOf) return { name, ...summary.rerunOf };
+  const entry = index.results.find((r) => r.rerunOf === `results/${name}`);
+  if (!entry) return null;
+  const rerun = (await loadSummary(entry, base)).rerunOf;
+  return rerun ? { name: entry.name, ...rerun } : null;
 }
 
 /**

@@ -44,6 +44,30 @@ describe('experiment --report-only', { timeout: 120_000 }, () => {
     expect(existsSync(join(out, 'summary.md'))).toBe(false);
   });
 
+  it('reads a rerun folder against its twins (--rerun-of) instead of deciding the plan on it: the committed compute reruns', () => {
+    const out = join(dir, 'alone');
+    cpSync(join(REPO_ROOT, 'results/main-v3-compute/runs'), join(out, 'runs'), { recursive: true });
+    const alonePlan = [...plan.map((x) => (x === '3,4,5' ? '3,4,5,6,7' : x)), '--no-sft'];
+    const r = runCli('src/cli/experiment.ts', [...alonePlan, '--out', out, '--rerun-of', join(REPO_ROOT, 'results/main-v3'), '--report-only']);
+    expect(r.status, r.stderr).toBe(0);
+    const md = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(md).toContain('## Reruns of results/main-v3, alone on the machine');
+    expect(md).toContain('Same as their twins: yes, all 10.');
+    expect(md).not.toMatch(/## The main table, decided by its plan/);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { mainTable?: unknown; rerunOf: { of: string; compute: { alone: { seeds: number[] } } } };
+    expect(summary.mainTable).toBeUndefined();
+    expect(summary.rerunOf.of).toBe('results/main-v3');
+    expect(summary.rerunOf.compute.alone.seeds).toEqual([3, 4, 5, 6, 7]);
+    // the committed summary is what this command writes
+    expect(JSON.parse(readFileSync(join(REPO_ROOT, 'results/main-v3-compute/summary.json'), 'utf8')).rerunOf).toEqual(summary.rerunOf);
+  });
+
+  it('refuses --rerun-of a folder that is not an experiment\'s output', () => {
+    const r = runCli('src/cli/experiment.ts', [...plan, '--out', join(dir, 'other'), '--rerun-of', join(dir, 'nowhere'), '--report-only']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/--rerun-of .*nowhere: no runs\/ folder there/);
+  });
+
   it('refuses --force with --report-only', () => {
     const r = runCli('src/cli/experiment.ts', [...plan, '--out', join(dir, 'other'), '--report-only', '--force']);
     expect(r.status).not.toBe(0);
