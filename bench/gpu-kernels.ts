@@ -1,7 +1,8 @@
 // Matmul throughput of the WGSL kernels on whatever WebGPU adapter is present.
 // Node: `npx tsx bench/gpu-kernels.ts [sizes...]` (Dawn; without VK_ICD_FILENAMES set it uses
 // SwiftShader's ICD, as vite.config.ts does for the tests).
-// Prints the adapter name and GFLOP/s per variant and size. SwiftShader numbers judge nothing
+// Prints the adapter name, GFLOP/s per variant and size, and the CPU cost of encoding one dispatch
+// (what a sampled token pays some 80 times on 'small', docs/engines.md). SwiftShader numbers judge nothing
 // about real GPUs: there the kernels are correctness-checked only.
 import { startNodeWebGpu } from './node-webgpu.ts';
 
@@ -20,4 +21,19 @@ for (const n of sizes) {
     console.log(`matmul ${name} ${n}x${n}x${n}: ${t.gflops.toFixed(2)} GFLOP/s (${t.msPerCall.toFixed(2)} ms per call, ${t.reps} reps)`);
   }
 }
+// Encoding alone: small matmuls into one encoder that is never submitted, so only the CPU side counts
+// (the kernel cache lookup, the bind group, the pass). Median of 7 rounds of 4,000.
+const { encodeMatmul } = await import('../src/gpu/matmul.ts');
+const tile = () => device.createBuffer({ size: 64 * 64 * 4, usage: GPUBufferUsage.STORAGE });
+const [a, b, c] = [tile(), tile(), tile()];
+const perDispatch: number[] = [];
+for (let round = 0; round < 7; round++) {
+  const enc = device.createCommandEncoder();
+  const t0 = performance.now();
+  for (let i = 0; i < 4000; i++) encodeMatmul(enc, device, { a, b, c, M: 8, K: 64, N: 64, transB: i % 2 === 0 });
+  perDispatch.push(((performance.now() - t0) * 1000) / 4000);
+  enc.finish();
+}
+perDispatch.sort((x, y) => x - y);
+console.log(`encoding one dispatch (CPU side, never submitted): ${perDispatch[3].toFixed(1)} us median of 7 rounds (${perDispatch[0].toFixed(1)}-${perDispatch[6].toFixed(1)})`);
 device.destroy();

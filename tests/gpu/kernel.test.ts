@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeKernel, grid, MAX_WORKGROUPS_PER_DIM, submit, uniformBuffer, withReductions } from '../../src/gpu/kernel.ts';
+import { encodeKernel, getPipeline, grid, MAX_WORKGROUPS_PER_DIM, submit, uniformBuffer, withReductions } from '../../src/gpu/kernel.ts';
 import { readBuffer, readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
 import { describeAdapter } from '../../src/primitives/webgpu-device.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
@@ -22,6 +22,16 @@ describe('kernel helpers', () => {
         expect(x * y - count).toBeLessThan(y);
       }),
     );
+  });
+
+  it('pipelines are cached per source, entry point and constants, and only shared when all three match', () => {
+    const code = '@group(0) @binding(0) var<storage, read_write> x: array<f32>;\noverride K: f32 = 1.0;\n@compute @workgroup_size(1) fn a() { x[0] = K; }\n@compute @workgroup_size(1) fn b() { x[0] = 2.0 * K; }';
+    const p = getPipeline(device, { code, entryPoint: 'a', constants: { K: 3 } });
+    // the same source text as another string object is the same kernel
+    expect(getPipeline(device, { code: [code].join(''), entryPoint: 'a', constants: { K: 3 } })).toBe(p);
+    expect(getPipeline(device, { code, entryPoint: 'b', constants: { K: 3 } })).not.toBe(p);
+    expect(getPipeline(device, { code, entryPoint: 'a', constants: { K: 4 } })).not.toBe(p);
+    expect(getPipeline(device, { code: `${code}\n`, entryPoint: 'a', constants: { K: 3 } })).not.toBe(p);
   });
 
   it('uniform blocks are packed little-endian, padded to 16 bytes, and shared by content', async () => {
