@@ -1,5 +1,6 @@
 // Compute kernels: a pipeline cache keyed by WGSL source, entry point and override constants, and
-// helpers to encode a dispatch with its bindings and a small uniform block of parameters.
+// helpers to encode a dispatch with its bindings (bind groups kept across dispatches) and a small
+// uniform block of parameters.
 
 import reductions from './kernels/reduce.wgsl?raw';
 
@@ -109,6 +110,38 @@ export function grid(count: number): [number, number] {
   return [Math.ceil(count / y), y];
 }
 
+// Bind groups repeat too (the same buffers every step, and at every token of a sampled program), and
+// making one is most of what encoding a dispatch costs (docs/engines.md). A bind group is kept per
+// pipeline and the exact buffers and ranges it binds; buffers are told apart by an id given once, never
+// reused, so an entry for a buffer since destroyed is never hit again and ages out. Bounded per pipeline
+// like the uniforms: the oldest entry is dropped, and the GC frees it.
+const BIND_GROUPS_PER_PIPELINE = 4096;
+const bindGroups = new WeakMap<GPUComputePipeline, Map<string, GPUBindGroup>>();
+const bufferIds = new WeakMap<GPUBuffer, number>();
+let nextBufferId = 0;
+
+function bufferId(buffer: GPUBuffer): number {
+  let id = bufferIds.get(buffer);
+  if (id === undefined) bufferIds.set(buffer, (id = nextBufferId++));
+  return id;
+}
+
+function bindGroupFor(device: GPUDevice, pipeline: GPUComputePipeline, bindings: Bindings): GPUBindGroup {
+  let kept = bindGroups.get(pipeline);
+  if (!kept) bindGroups.set(pipeline, (kept = new Map()));
+  const key = bindings.map((b) => (b === null ? '-' : isBufferBinding(b) ? `${bufferId(b.buffer)}@${b.offset ?? 0}+${b.size ?? ''}` : String(bufferId(b)))).join(',');
+  const hit = kept.get(key);
+  if (hit) return hit;
+  const group = device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: bindings.flatMap((b, binding) =>
+      b ? [{ binding, resource: isBufferBinding(b) ? b : { buffer: b } }] : []),
+  });
+  if (kept.size >= BIND_GROUPS_PER_PIPELINE) kept.delete(kept.keys().next().value as string);
+  kept.set(key, group);
+  return group;
+}
+
 export function encodeKernel(
   encoder: GPUCommandEncoder,
   device: GPUDevice,
@@ -117,11 +150,7 @@ export function encodeKernel(
   workgroups: readonly [number, number?, number?],
 ): void {
   const pipeline = getPipeline(device, spec);
-  const bindGroup = device.createBindGroup({
-    layout: pipeline.getBindGroupLayout(0),
-    entries: bindings.flatMap((b, binding) =>
-      b ? [{ binding, resource: isBufferBinding(b) ? b : { buffer: b } }] : []),
-  });
+  const bindGroup = bindGroupFor(device, pipeline, bindings);
   const pass = encoder.beginComputePass({ label: spec.label });
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, bindGroup);

@@ -34,6 +34,29 @@ describe('kernel helpers', () => {
     expect(getPipeline(device, { code: `${code}\n`, entryPoint: 'a', constants: { K: 3 } })).not.toBe(p);
   });
 
+  it('a kept bind group is used only for the very buffers and ranges it binds', async () => {
+    await expectNoGpuError(device, async () => {
+      const spec = { code: '@group(0) @binding(0) var<storage, read_write> x: array<f32>;\n@compute @workgroup_size(1) fn main() { x[0] = x[0] + 1.0; }', entryPoint: 'main' };
+      const a = uploadBuffer(device, new Float32Array([0]));
+      const b = uploadBuffer(device, new Float32Array([0]));
+      // two 4-byte ranges of one buffer, 256 bytes apart (the storage offset alignment)
+      const ranged = zerosBuffer(device, 128);
+      const at = (offset: number): GPUBufferBinding => ({ buffer: ranged, offset, size: 4 });
+      submit(device, (enc) => {
+        for (const target of [a, b, a, at(0), at(256), at(256), a]) encodeKernel(enc, device, spec, [target], [1]);
+      });
+      expect([...(await readFloat32(device, a, 1))]).toEqual([3]);
+      expect([...(await readFloat32(device, b, 1))]).toEqual([1]);
+      const r = await readFloat32(device, ranged, 128);
+      expect([r[0], r[64]]).toEqual([1, 2]);
+      // a buffer made after another was destroyed is bound, not the old one
+      a.destroy();
+      const c = uploadBuffer(device, new Float32Array([10]));
+      submit(device, (enc) => encodeKernel(enc, device, spec, [c], [1]));
+      expect([...(await readFloat32(device, c, 1))]).toEqual([11]);
+    });
+  });
+
   it('uniform blocks are packed little-endian, padded to 16 bytes, and shared by content', async () => {
     const a = uniformBuffer(device, [['u32', 7], ['f32', 0.5], ['i32', -2]]);
     const b = uniformBuffer(device, [['u32', 7], ['f32', 0.5], ['i32', -2]]);
