@@ -126,7 +126,7 @@ export function rerunSection(r: RerunComparison): string {
   const lines = [`## Reruns of ${r.of}, alone on the machine`, '',
     `These runs rerun some of ${r.of}'s with nothing else started on the machine, so that their busy times are the work alone (docs/results.md, "Compute alone"). Rewards count work, not time, so each must do what its twin did, timings aside.`, ''];
   const same = r.differences.length === 0;
-  lines.push(`Same as their twins: ${same ? `yes, all ${r.compared}` : `no: ${r.differences.length === 10 ? 'the first differences' : 'differences'}: ${r.differences.join('; ')}`}${r.withoutTwin.length > 0 ? `; without a twin in ${r.of}: ${r.withoutTwin.join(', ')}` : ''}.`, '');
+  lines.push(`Same as their twins: ${same ? `yes, all ${r.compared}` : `no, first differences: ${r.differences.join('; ')}`}${r.withoutTwin.length > 0 ? `; without a twin in ${r.of}: ${r.withoutTwin.join(', ')}` : ''}.`, '');
   if (r.compute) {
     const { alone, table: twins, loadAlone, loadTable } = r.compute;
     const range = (x: [number, number] | null) => (x ? `${x[0].toFixed(2)} to ${x[1].toFixed(2)}` : 'not recorded');

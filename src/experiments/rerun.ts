@@ -45,21 +45,21 @@ function loadRange(runs: readonly RunResult[]): [number, number] | null {
 /** Compares the finished reruns with their twins among `table` (the rerun folder's runs against the folder they rerun). */
 export function compareRerun(of: string, reruns: readonly RunResult[], table: readonly RunResult[], limit = 10): RerunComparison {
   const done = reruns.filter((r) => r.status === 'ok');
-  const twinOf = (r: RunResult) => table.find((t) => t.status === 'ok' && t.preset === r.preset && t.seed === r.seed);
-  const paired = done.filter((r) => twinOf(r));
+  const twins = new Map(table.filter((t) => t.status === 'ok').map((t) => [label(t), t]));
+  const paired = done.filter((r) => twins.has(label(r)));
   const differences: string[] = [];
   for (const r of paired) {
     if (differences.length >= limit) break;
-    for (const d of behaviourDifferences(r, twinOf(r), limit - differences.length)) differences.push(`${label(r)}: ${d}`);
+    for (const d of behaviourDifferences(r, twins.get(label(r)), limit - differences.length)) differences.push(`${label(r)}: ${d}`);
   }
   const pair = COMPUTE_PAIRS.find(([a, b]) => paired.some((r) => r.preset === a) && paired.some((r) => r.preset === b));
   let compute: RerunComparison['compute'] = null;
   if (pair) {
     const alone = pairedComparison(paired, pair[0], pair[1], 'busyTotal', 'ratio');
     // the same seeds in the table, so that the two ratios are of the same runs' work
-    const twins = paired.filter((r) => alone.seeds.includes(r.seed) && pair.includes(r.preset)).map((r) => twinOf(r)!);
     const ofPair = paired.filter((r) => alone.seeds.includes(r.seed) && pair.includes(r.preset));
-    compute = { alone, table: pairedComparison(twins, pair[0], pair[1], 'busyTotal', 'ratio'), loadAlone: loadRange(ofPair), loadTable: loadRange(twins) };
+    const theirTwins = ofPair.map((r) => twins.get(label(r))!);
+    compute = { alone, table: pairedComparison(theirTwins, pair[0], pair[1], 'busyTotal', 'ratio'), loadAlone: loadRange(ofPair), loadTable: loadRange(theirTwins) };
   }
-  return { of, compared: paired.length, withoutTwin: done.filter((r) => !twinOf(r)).map(label), differences, compute };
+  return { of, compared: paired.length, withoutTwin: done.filter((r) => !twins.has(label(r))).map(label), differences, compute };
 }
