@@ -5,14 +5,16 @@
 //   4. vitest: unit, gpu (Dawn on SwiftShader in Node), e2e (headless Chromium)
 import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './ensure-chromium.mjs';
+import { runVitest } from './vitest-watchdog.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
 const steps = [
   ['types', bin('svelte-check'), ['--tsconfig', './tsconfig.json', '--fail-on-warnings', '--output', 'human']],
   ['chromium', null, ensureChromium],
   ['build', bin('vite'), ['build', '--logLevel', 'warn'], { WMRL_HARNESS: '1' }],
-  // tests tagged 'long' run in `npm run test:long` (.ci/run calls it after this)
-  ['tests', bin('vitest'), ['run', '--tags-filter=!long', ...process.argv.slice(2)]],
+  // tests tagged 'long' run in `npm run test:long` (.ci/run calls it after this); a stuck run is ended
+  // with the test files it was in (scripts/vitest-watchdog.mjs)
+  ['tests', 'vitest', ['run', '--tags-filter=!long', ...process.argv.slice(2)]],
 ];
 
 for (const [name, cmd, args, env] of steps) {
@@ -20,6 +22,12 @@ for (const [name, cmd, args, env] of steps) {
   console.log(`\n== ${name}`);
   if (cmd === null) {
     args();
+  } else if (cmd === 'vitest') {
+    const code = await runVitest(args, env);
+    if (code !== 0) {
+      console.error(`\n== ${name} failed (exit ${code})`);
+      process.exit(code);
+    }
   } else {
     const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
     if (r.status !== 0) {

@@ -61,13 +61,39 @@ export function pythonLibraryHash(lib: Record<string, string> = readPythonLibrar
   return h.digest('hex');
 }
 
-// Counts down in a worker thread while Python holds the main thread, then raises the interrupt flag.
+// Counts down in a worker thread while Python holds the main thread, then raises the interrupt flag,
+// and raises it again every REINTERRUPT_MS until the run ends: Python can consume an interrupt and
+// lose it (C code that checks for signals and clears the error), and one lost interrupt would leave
+// an endless program holding this thread forever. `fired` tells the runner the deadline passed.
+const REINTERRUPT_MS = 100;
 const TIMER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const cancel = new Int32Array(workerData.sab, 4, 1);
 const flag = new Uint8Array(workerData.sab, 0, 1);
-if (Atomics.wait(cancel, 0, 0, workerData.ms) === 'timed-out') Atomics.store(flag, 0, 2);
+const cancel = new Int32Array(workerData.sab, 4, 1);
+const fired = new Int32Array(workerData.sab, 8, 1);
+if (Atomics.wait(cancel, 0, 0, workerData.ms) === 'timed-out') {
+  Atomics.store(fired, 0, 1);
+  do Atomics.store(flag, 0, 2);
+  while (Atomics.wait(cancel, 0, 0, ${REINTERRUPT_MS}) === 'timed-out');
+}
 `;
+
+// Runs after a timed run with the timer stopped and the flag cleared: an interrupt Python took from the
+// flag but has not raised yet surfaces here (or at the top of this code, so it is retried).
+const DRAIN_SOURCE = 'try:\n    for _ in range(64):\n        pass\nexcept KeyboardInterrupt:\n    pass\n';
+
+// What run_program restores when it finishes; a late interrupt inside its own clean-up can cut that short.
+const BASELINE_SOURCE = 'import sys, os\n_baseline = (sys.stdout, sys.stderr, os.getcwd(), sys.modules.get("__main__"))\n';
+const RESTORE_SOURCE =
+  'import sys, os\nsys.stdout, sys.stderr = _baseline[0], _baseline[1]\nos.chdir(_baseline[2])\n' +
+  'if _baseline[3] is not None:\n    sys.modules["__main__"] = _baseline[3]\n';
+
+// A KeyboardInterrupt, or an error it caused (Pyodide wraps one inside a conversion, say).
+const isKeyboardInterrupt = (e: unknown): boolean =>
+  (e as { type?: unknown } | null)?.type === 'KeyboardInterrupt' || (e instanceof Error && /^KeyboardInterrupt$/m.test(e.message));
+
+type ReplyProxy = { toJs: (o: object) => RunnerReply; destroy: () => void };
+type RunProgram = (source: string, workdir: string, outputCap: number) => ReplyProxy;
 
 interface RunnerReply {
   status: 'ok' | 'error';
@@ -84,6 +110,10 @@ export class TrustedPyodideRunner {
     private readonly py: PyodideAPI,
     private readonly interrupt: SharedArrayBuffer,
     private readonly outputCap: number,
+    /** The runner's own namespace (not the library's): the state a run must leave as it found it. */
+    private readonly own: object,
+    /** run_program, imported once: importing runs Python, which a deadline must not interrupt. */
+    private readonly runProgram: RunProgram,
   ) {}
 
   static async create(options: TrustedRunnerOptions = {}): Promise<TrustedPyodideRunner> {
@@ -104,9 +134,13 @@ export class TrustedPyodideRunner {
     }
     py.FS.mkdirTree(JOB_DIR);
     py.runPython(`import sys\nif ${JSON.stringify(LIB_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB_DIR)})\nimport ${RUNNER_MODULE}, toolkit`);
-    const interrupt = new SharedArrayBuffer(8);
+    // byte 0: the interrupt flag Python reads (2 = SIGINT); int32 at 4: cancel; int32 at 8: deadline passed
+    const interrupt = new SharedArrayBuffer(12);
     py.setInterruptBuffer(new Uint8Array(interrupt, 0, 1));
-    return new TrustedPyodideRunner(py, interrupt, options.outputCap ?? 65536);
+    const own = py.toPy({}) as object;
+    py.runPython(BASELINE_SOURCE, { globals: own as never });
+    const runProgram = py.pyimport(RUNNER_MODULE).run_program as RunProgram;
+    return new TrustedPyodideRunner(py, interrupt, options.outputCap ?? 65536, own, runProgram);
   }
 
   /** Run `source` with train.csv, test.csv and task.json in its working directory. */
@@ -118,30 +152,44 @@ export class TrustedPyodideRunner {
     py.FS.writeFile(`${JOB_DIR}/task.json`, taskJson);
     const flag = new Uint8Array(this.interrupt, 0, 1);
     const cancel = new Int32Array(this.interrupt, 4, 1);
+    const fired = new Int32Array(this.interrupt, 8, 1);
     Atomics.store(flag, 0, 0);
     Atomics.store(cancel, 0, 0);
+    Atomics.store(fired, 0, 0);
     let timer: Worker | undefined;
     if (timeoutMs !== undefined) {
       timer = new Worker(TIMER_SOURCE, { eval: true, workerData: { sab: this.interrupt, ms: timeoutMs } });
       await new Promise<void>((resolve) => timer!.once('online', () => resolve()));
     }
-    let reply: RunnerReply;
+    let proxy: ReplyProxy | undefined;
+    let escaped: unknown;
+    const t0 = performance.now();
     try {
-      const runProgram = py.pyimport(RUNNER_MODULE).run_program as (
-        ...args: unknown[]
-      ) => { toJs: (o: object) => RunnerReply; destroy: () => void };
-      const proxy = runProgram(source, JOB_DIR, this.outputCap);
+      proxy = this.runProgram(source, JOB_DIR, this.outputCap);
+    } catch (e) {
+      escaped = e;
+    }
+    const wallSeconds = (performance.now() - t0) / 1000;
+    if (timer) {
+      Atomics.store(cancel, 0, 1);
+      Atomics.notify(cancel, 0);
+      await timer.terminate();
+    }
+    const deadlinePassed = Atomics.load(fired, 0) === 1;
+    Atomics.store(flag, 0, 0);
+    if (deadlinePassed) this.settle(escaped !== undefined);
+    // Past the deadline, a repeated interrupt can land in the runner's own clean-up and escape it: that
+    // run timed out all the same. Anything else out of the runner is a fault of this process.
+    if (escaped !== undefined && !(deadlinePassed && isKeyboardInterrupt(escaped))) throw escaped;
+    let reply: RunnerReply;
+    if (proxy) {
       reply = proxy.toJs({ dict_converter: Object.fromEntries });
       proxy.destroy();
-    } finally {
-      if (timer) {
-        Atomics.store(cancel, 0, 1);
-        Atomics.notify(cancel, 0);
-        await timer.terminate();
-      }
+    } else {
+      const message = escaped instanceof Error ? escaped.message : String(escaped);
+      reply = { status: 'error', stdout: '', stderr: '', traceback: message, seconds: wallSeconds, truncated: false };
     }
-    const timedOut = Atomics.load(flag, 0) === 2 || (reply.traceback ?? '').includes('KeyboardInterrupt');
-    Atomics.store(flag, 0, 0);
+    const timedOut = deadlinePassed && reply.status === 'error' && (reply.traceback ?? '').includes('KeyboardInterrupt');
     let predictionsCsv: string | undefined;
     const predPath = `${JOB_DIR}/predictions.csv`;
     if (py.FS.analyzePath(predPath).exists) predictionsCsv = py.FS.readFile(predPath, { encoding: 'utf8' }) as string;
@@ -153,7 +201,7 @@ export class TrustedPyodideRunner {
       stderr: reply.stderr,
       traceback: reply.traceback ?? undefined,
       seconds: reply.seconds,
-      timedOut: timedOut && reply.status === 'error',
+      timedOut,
       outputTruncated: reply.truncated,
     };
   }
@@ -161,6 +209,23 @@ export class TrustedPyodideRunner {
   /** Run Python in the runner's interpreter (tests and benchmarks of the toolkit itself). */
   runPython(code: string): unknown {
     return this.py.runPython(code);
+  }
+
+  /**
+   * After a run that passed its deadline (timer stopped, flag cleared): raise and drop an interrupt
+   * Python took but had not raised yet, and, when one escaped the runner, put back what its
+   * clean-up may not have restored.
+   */
+  private settle(restore: boolean): void {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        this.py.runPython(DRAIN_SOURCE);
+        break;
+      } catch (e) {
+        if (!isKeyboardInterrupt(e) || attempt >= 2) throw e;
+      }
+    }
+    if (restore) this.py.runPython(RESTORE_SOURCE, { globals: this.own as never });
   }
 
   private clearJob(): void {

@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrustedPyodideRunner } from '../../../src/sandbox-pyodide/node-runner.ts';
 import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
@@ -86,4 +89,43 @@ describe('program runner (trusted, Node)', () => {
     expect(after.stdout).toBe('fine\n');
     expect(after.timedOut).toBe(false);
   });
+
+  it('never loses a timeout: 240 endless runs with deadlines of 1 to 50 ms all end timed out, and the next run is clean', async () => {
+    // In a child process: a lost interrupt holds the thread that runs Python, so the test cannot time
+    // itself out; it ends the child when no run has finished for STALL_MS (a run takes well under 1 s).
+    const here = dirname(fileURLToPath(import.meta.url));
+    const root = resolve(here, '../../..');
+    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(here, 'timeout-stress.ts'), '240'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const STALL_MS = 60_000;
+    const lines: Record<string, unknown>[] = [];
+    let stderr = '';
+    let stalled = false;
+    await new Promise<void>((done) => {
+      let buffered = '';
+      let stall = setTimeout(onStall, STALL_MS * 2); // Pyodide's start-up too
+      function onStall() {
+        stalled = true;
+        child.kill('SIGKILL');
+      }
+      child.stdout.on('data', (d: Buffer) => {
+        buffered += d.toString();
+        for (let k = buffered.indexOf('\n'); k >= 0; k = buffered.indexOf('\n')) {
+          lines.push(JSON.parse(buffered.slice(0, k)) as Record<string, unknown>);
+          buffered = buffered.slice(k + 1);
+        }
+        clearTimeout(stall);
+        stall = setTimeout(onStall, STALL_MS);
+      });
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('exit', () => {
+        clearTimeout(stall);
+        done();
+      });
+    });
+    const runs = lines.filter((l) => 'i' in l);
+    expect(stalled, `run ${runs.length} never ended (its interrupt was lost); ${stderr.slice(-500)}`).toBe(false);
+    expect(runs.length).toBe(240);
+    expect(runs.filter((r) => !(r.status === 'error' && r.timedOut === true))).toEqual([]);
+    expect(lines.at(-1)).toEqual({ after: { status: 'ok', stdout: "fine /job ['task.json', 'test.csv', 'train.csv']\n", timedOut: false } });
+  }, 600_000);
 });
