@@ -19,6 +19,18 @@ function groupsFor(n: number): number {
   return Math.max(1, Math.min(MAX_GROUPS, Math.ceil(n / 256)));
 }
 
+// One partials buffer per device and size, kept: a fresh one each update would also be a fresh bind
+// group each update, and the kernel cache keeps bind groups alive. Sharing is safe: passes run in
+// order, and each finalize reads its sums before the next sumsq writes them.
+const partialsKept = new WeakMap<GPUDevice, Map<number, GPUBuffer>>();
+function partialsFor(device: GPUDevice, count: number): GPUBuffer {
+  let bySize = partialsKept.get(device);
+  if (!bySize) partialsKept.set(device, (bySize = new Map()));
+  let b = bySize.get(count);
+  if (!b) bySize.set(count, (b = createStorageBuffer(device, count * 4, 'norm partials')));
+  return b;
+}
+
 /**
  * Writes [globalNorm, clipScale] into `normOut` (2 floats): the L2 norm over all `grads` together and
  * min(1, maxNorm / norm) (1 when maxNorm <= 0). Nothing is read back to the CPU.
@@ -26,7 +38,7 @@ function groupsFor(n: number): number {
 export function encodeGlobalNorm(encoder: GPUCommandEncoder, device: GPUDevice,
   grads: readonly TensorRef[], normOut: BufferRef, maxNorm: number): void {
   const total = grads.reduce((s, g) => s + groupsFor(g.n), 0);
-  const partials = createStorageBuffer(device, total * 4, 'norm partials');
+  const partials = partialsFor(device, total);
   let offset = 0;
   for (const g of grads) {
     const groups = groupsFor(g.n);

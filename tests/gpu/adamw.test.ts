@@ -27,6 +27,33 @@ describe('global norm and AdamW kernels', () => {
     expect(got[1]).toBe(1);
   });
 
+  it('norms of the same shape in one submission share the kept partials buffer and each is right; a later one creates no buffer', async () => {
+    const rand = seededRandom(43);
+    const a = [randomTensor(rand, 900)];
+    const b = [randomTensor(rand, 900)];
+    const outs = [createStorageBuffer(device, 8), createStorageBuffer(device, 8)];
+    const up = (gs: Float32Array[]) => gs.map((g) => ({ buffer: uploadBuffer(device, g), n: g.length }));
+    const [ga, gb] = [up(a), up(b)];
+    const got = await expectNoGpuError(device, async () => {
+      submit(device, (enc) => {
+        encodeGlobalNorm(enc, device, ga, outs[0], 0);
+        encodeGlobalNorm(enc, device, gb, outs[1], 0);
+      });
+      return [await readFloat32(device, outs[0], 2), await readFloat32(device, outs[1], 2)];
+    });
+    expect(Math.abs(got[0][0] / globalNorm(a) - 1)).toBeLessThan(1e-5);
+    expect(Math.abs(got[1][0] / globalNorm(b) - 1)).toBeLessThan(1e-5);
+    const create = device.createBuffer.bind(device);
+    let created = 0;
+    device.createBuffer = (d: GPUBufferDescriptor) => (created++, create(d));
+    try {
+      submit(device, (enc) => encodeGlobalNorm(enc, device, ga, outs[0], 0));
+    } finally {
+      device.createBuffer = create;
+    }
+    expect(created).toBe(0);
+  });
+
   for (const maxNorm of [0.5, 1e6]) {
     it(`several steps with clipping at ${maxNorm} track the reference`, async () => {
       const rand = seededRandom(42);
