@@ -1,8 +1,9 @@
 // Matmul throughput of the WGSL kernels on whatever WebGPU adapter is present.
 // Node: `npx tsx bench/gpu-kernels.ts [sizes...]` (Dawn; without VK_ICD_FILENAMES set it uses
 // SwiftShader's ICD, as vite.config.ts does for the tests).
-// Prints the adapter name, GFLOP/s per variant and size, and the CPU cost of encoding one dispatch
-// (what a sampled token pays some 80 times on 'small', docs/engines.md). SwiftShader numbers judge nothing
+// Prints the adapter name, GFLOP/s per variant and size, the CPU cost of encoding one dispatch
+// (what a sampled token pays some 80 times on 'small', docs/engines.md), and the GPU-API calls of a
+// sampling call on 'mini' and 'small', cold and warm (bench/gpu-sampling-calls.ts). SwiftShader numbers judge nothing
 // about real GPUs: there the kernels are correctness-checked only.
 import { startNodeWebGpu } from './node-webgpu.ts';
 
@@ -37,4 +38,7 @@ for (let round = 0; round < 7; round++) {
 }
 perDispatch.sort((x, y) => x - y);
 console.log(`encoding one dispatch (CPU side, never submitted): ${perDispatch[3].toFixed(1)} us median of 7 rounds (${perDispatch[0].toFixed(1)}-${perDispatch[6].toFixed(1)})`);
+// What one sampling call asks of the GPU API, counted (bench/gpu-sampling-calls.ts).
+const { printSamplingCalls } = await import('./gpu-sampling-calls.ts');
+await printSamplingCalls(device);
 device.destroy();
