@@ -65,15 +65,18 @@ export function runVitest(args, env = {}, stallMinutes = Number(process.env.WMRL
     if (Date.now() - last < stallMs) return;
     stalled = true;
     clearInterval(timer);
-    let running = [];
+    let state = { running: [], queued: [] };
     try {
-      running = JSON.parse(readFileSync(file, 'utf8')).running;
+      state = JSON.parse(readFileSync(file, 'utf8'));
     } catch {
       // nothing recorded
     }
     console.error(`\n== vitest-watchdog: no test event for ${stallMinutes} min; ending the run. In progress:`);
-    for (const r of running) console.error(`   ${r.module}: ${r.now}`);
-    if (running.length === 0) console.error('   (no test file had started)');
+    for (const r of state.running) console.error(`   ${r.module}: ${r.now}`);
+    if (state.running.length === 0) console.error('   no test file had started its tests');
+    if (state.queued.length > 0) {
+      console.error(`   and ${state.queued.length} queued, of which one may be stuck while its worker imports it: ${state.queued.slice(0, 5).join(', ')}${state.queued.length > 5 ? ', ...' : ''}`);
+    }
     endTree();
   }, Math.min(30_000, stallMs / 4));
   return new Promise((resolve) => {

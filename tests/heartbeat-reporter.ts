@@ -9,11 +9,13 @@ import type { Reporter, ReportedHookContext, TestCase, TestModule } from 'vitest
 export default class HeartbeatReporter implements Reporter {
   private readonly file = process.env.WMRL_HEARTBEAT_FILE;
   private readonly running = new Map<string, string>();
+  // queued files wait for a worker; the one a worker is importing shows only here
+  private readonly queued = new Set<string>();
 
   private beat(): void {
     if (!this.file) return;
     const running = [...this.running].map(([module, now]) => ({ module, now }));
-    writeFileSync(this.file, JSON.stringify({ at: new Date().toISOString(), running }));
+    writeFileSync(this.file, JSON.stringify({ at: new Date().toISOString(), running, queued: [...this.queued] }));
   }
 
   private static where(m: TestModule): string {
@@ -21,11 +23,12 @@ export default class HeartbeatReporter implements Reporter {
   }
 
   onTestModuleQueued(m: TestModule): void {
-    this.running.set(HeartbeatReporter.where(m), 'loading the file');
+    this.queued.add(HeartbeatReporter.where(m));
     this.beat();
   }
 
   onTestModuleStart(m: TestModule): void {
+    this.queued.delete(HeartbeatReporter.where(m));
     this.running.set(HeartbeatReporter.where(m), 'running its tests (a worker reports each test late)');
     this.beat();
   }
@@ -48,6 +51,7 @@ export default class HeartbeatReporter implements Reporter {
   }
 
   onTestModuleEnd(m: TestModule): void {
+    this.queued.delete(HeartbeatReporter.where(m));
     this.running.delete(HeartbeatReporter.where(m));
     this.beat();
   }
