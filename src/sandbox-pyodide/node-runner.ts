@@ -219,7 +219,7 @@ export class TrustedPyodideRunner {
   private settle(restore: boolean): void {
     for (let attempt = 0; ; attempt++) {
       try {
-        this.py.runPython(DRAIN_SOURCE);
+        this.py.runPython(DRAIN_SOURCE, { globals: this.own as never });
         break;
       } catch (e) {
         if (!isKeyboardInterrupt(e) || attempt >= 2) throw e;
