@@ -3,7 +3,7 @@
 // fire there, so such a run would otherwise wait until CI gives up, without a word on where it was.
 // tests/heartbeat-reporter.ts rewrites a file on every test event; when it goes stale this prints the
 // test files in progress and what each was doing, ends vitest and every process under it, and exits 1.
-//   node scripts/vitest-watchdog.mjs <vitest arguments>     (or runVitest(args, env) from scripts/test.mjs)
+//   node scripts/vitest-watchdog.mjs <vitest arguments>     (or runVitest(args) from scripts/test.mjs)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,12 +38,13 @@ function processTree(pid) {
 }
 
 /** Runs vitest with `args`; resolves to its exit code (1 when the watchdog ended it). */
-export function runVitest(args, env = {}, stallMinutes = Number(process.env.WMRL_STALL_MINUTES ?? 20)) {
+export function runVitest(args, stallMinutes = Number(process.env.WMRL_STALL_MINUTES ?? 20)) {
   const dir = mkdtempSync(join(tmpdir(), 'wmrl-heartbeat-'));
   const file = join(dir, 'heartbeat.json');
   const stallMs = stallMinutes * 60_000;
-  // Not in a session of its own (detached): that measured 15% slower on this VM (the kernel's autogroups).
-  const child = spawn(VITEST, [...args, ...REPORTERS], { stdio: 'inherit', env: { ...process.env, ...env, WMRL_HEARTBEAT_FILE: file } });
+  // Not in a session of its own (detached): that measured 15% slower on this VM (probably the kernel's
+// autogroups; not confirmed).
+  const child = spawn(VITEST, [...args, ...REPORTERS], { stdio: 'inherit', env: { ...process.env, WMRL_HEARTBEAT_FILE: file } });
   const started = Date.now();
   const endTree = () => {
     for (const pid of processTree(child.pid)) {

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
+import type { PyProxy } from 'pyodide/ffi';
 
 export interface TrustedRunResult {
   status: 'ok' | 'error';
@@ -111,7 +112,7 @@ export class TrustedPyodideRunner {
     private readonly interrupt: SharedArrayBuffer,
     private readonly outputCap: number,
     /** The runner's own namespace (not the library's): the state a run must leave as it found it. */
-    private readonly own: object,
+    private readonly own: PyProxy,
     /** run_program, imported once: importing runs Python, which a deadline must not interrupt. */
     private readonly runProgram: RunProgram,
   ) {}
@@ -137,8 +138,8 @@ export class TrustedPyodideRunner {
     // byte 0: the interrupt flag Python reads (2 = SIGINT); int32 at 4: cancel; int32 at 8: deadline passed
     const interrupt = new SharedArrayBuffer(12);
     py.setInterruptBuffer(new Uint8Array(interrupt, 0, 1));
-    const own = py.toPy({}) as object;
-    py.runPython(BASELINE_SOURCE, { globals: own as never });
+    const own = py.toPy({}) as PyProxy;
+    py.runPython(BASELINE_SOURCE, { globals: own });
     const runProgram = py.pyimport(RUNNER_MODULE).run_program as RunProgram;
     return new TrustedPyodideRunner(py, interrupt, options.outputCap ?? 65536, own, runProgram);
   }
@@ -219,13 +220,13 @@ export class TrustedPyodideRunner {
   private settle(restore: boolean): void {
     for (let attempt = 0; ; attempt++) {
       try {
-        this.py.runPython(DRAIN_SOURCE, { globals: this.own as never });
+        this.py.runPython(DRAIN_SOURCE, { globals: this.own });
         break;
       } catch (e) {
         if (!isKeyboardInterrupt(e) || attempt >= 2) throw e;
       }
     }
-    if (restore) this.py.runPython(RESTORE_SOURCE, { globals: this.own as never });
+    if (restore) this.py.runPython(RESTORE_SOURCE, { globals: this.own });
   }
 
   private clearJob(): void {

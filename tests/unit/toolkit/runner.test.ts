@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrustedPyodideRunner } from '../../../src/sandbox-pyodide/node-runner.ts';
 import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
 import { parseCsvRecords } from '../../../src/tasks/csv.ts';
+import { REPO_ROOT } from '../../run-cli.ts';
 import { pyRunner } from './python.ts';
 import { splitDataset, type SplitTask } from './real-data.ts';
 
@@ -93,9 +93,8 @@ describe('program runner (trusted, Node)', () => {
   it('never loses a timeout: 240 endless runs with deadlines of 1 to 50 ms all end timed out, and the next run is clean', async () => {
     // In a child process: a lost interrupt holds the thread that runs Python, so the test cannot time
     // itself out; it ends the child when no run has finished for STALL_MS (a run takes well under 1 s).
-    const here = dirname(fileURLToPath(import.meta.url));
-    const root = resolve(here, '../../..');
-    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(here, 'timeout-stress.ts'), '240'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const script = join(import.meta.dirname, 'timeout-stress.ts');
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs'), script, '240'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const STALL_MS = 60_000;
     const lines: Record<string, unknown>[] = [];
     let stderr = '';
