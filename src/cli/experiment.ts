@@ -27,7 +27,8 @@ import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgre
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
 import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
-import type { TrainerConfig } from '../training/trainer.ts';
+import { validateTrainerConfig, type TrainerConfig } from '../training/trainer.ts';
+import { withAnchorShare } from '../training/anchor-share.ts';
 import { DEFAULT_EVAL_K } from '../training/evaluate.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { ensureFreshDist, launchChromium, serveDist } from './browser-session.ts';
@@ -43,13 +44,15 @@ const USAGE = `usage: npm run experiment -- [options]
   --presets a,b,c        presets (default grpo-all-real,world-model-only,wmrl; known: ${PRESETS.map((p) => p.id).join(', ')})
   --seeds 1,2,3          seeds (default 1,2,3)
   --steps N              training steps per run (default: the preset's)
-  --B N --n N            groups per step, programs per group (default: the preset's)
+  --B N --n N            groups per step, programs per group (default: the preset's; refused for a preset
+                         whose B is part of what it is, as paper-grpo-matched)
   --max-new-tokens N     program tokens at most (default: the preset's)
   --temperature T        sampling temperature for training and evaluation (default: the preset's)
   --lr X                 policy learning rate (default: the preset's, ${BASE_CONFIG.lr})
   --kl-beta X            KL penalty to the SFT policy (default: the preset's, ${BASE_CONFIG.klBeta} = off)
-  --rho X                anchor fraction in (0, 1) for the presets that mix the two streams; grpo-all-real
-                         (rho 1) and world-model-only (rho 0) keep theirs (default: the preset's, ${WMRL_RHO})
+  --rho X                anchor share in (0, 1) for the presets that mix the two streams (the paper-* ones: the
+                         share of each step's groups); grpo-all-real (rho 1) and world-model-only (rho 0) keep
+                         theirs (default: the preset's, ${WMRL_RHO} or the authors' 0.1)
   --eval-k K             programs per held-out task (default ${DEFAULT_EVAL_K})
   --eval-tasks all|N|id,id   held-out tasks: all, the N smallest, or a list (default all)
   --eval-every N         also evaluate each trained run after every N steps (held-out score against
@@ -136,6 +139,11 @@ function parseOptions(argv: string[]): Options {
   const known = new Set<string>(PRESETS.map((p) => p.id));
   const presetList = (values.presets ?? (quick ? 'grpo-all-real,wmrl' : 'grpo-all-real,world-model-only,wmrl')).split(',').map((s) => s.trim()).filter(Boolean);
   for (const p of presetList) if (!known.has(p)) throw new UsageError(`unknown preset ${JSON.stringify(p)} (known: ${[...known].join(', ')})`);
+  if (values.B !== undefined) {
+    for (const p of PRESETS.filter((x) => presetList.includes(x.id) && x.fixedB && x.config.groupsPerStep !== Number(values.B))) {
+      throw new UsageError(`--B ${values.B}: ${p.id} sets its own B (${p.fixedB}); run it in an invocation without --B`);
+    }
+  }
   const curvePresets = values['curve-presets'] === undefined ? null : new Set(values['curve-presets'].split(',').map((x) => x.trim()).filter(Boolean));
   for (const p of curvePresets ?? []) if (!presetList.includes(p)) throw new UsageError(`--curve-presets: ${JSON.stringify(p)} is not among --presets`);
   if (curvePresets && values['eval-every'] === undefined) throw new UsageError('--curve-presets needs --eval-every');
@@ -455,7 +463,13 @@ async function main(): Promise<void> {
   const plan: PlannedRun[] = [];
   const base = (seed: number, id: PresetId) => {
     const c = presetConfig(id, { ...opts.overrides, seed, sampling: { ...presetConfig(id).sampling, ...(opts.overrides.sampling ?? {}) } });
-    return opts.mixedRho !== undefined && c.rho > 0 && c.rho < 1 ? { ...c, rho: opts.mixedRho } : c;
+    const shared = opts.mixedRho !== undefined && c.rho > 0 && c.rho < 1 ? withAnchorShare(c, opts.mixedRho) : c;
+    try {
+      validateTrainerConfig(shared); // refused here, before any run starts, rather than on the page
+    } catch (e) {
+      throw new UsageError(`${id}: ${(e as Error).message}`);
+    }
+    return shared;
   };
   for (const seed of opts.seeds) {
     const entries: { kind: 'sft' | 'train'; preset: string; config: TrainerConfig }[] = [];

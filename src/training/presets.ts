@@ -20,7 +20,10 @@
 //   'authors'  the authors' reference code: the compile gate, the reward ladder, verl's std
 //              advantages, the binned calibrator, the anchor weight, the per-step anchor rule, with
 //              their constants scaled to this run length (SCALED_*), plus one-switch variants that
-//              put back one of our choices each, so every difference can be attributed.
+//              put back one of our choices each, so every difference can be attributed, and the
+//              controls a reviewer asks for first: paper-anchors-only (the anchors without the world
+//              model's groups), paper-grpo-matched (all-real GRPO at paper-wmrl's compute) and
+//              paper-wmrl-unreadable (a noise control: the world model's scores shuffled).
 
 import { AUTHORS_ANCHOR_WEIGHT, type AnchorWeightConfig } from '../wmrl/anchor-weight.ts';
 import { AUTHORS_BINNED, type BinnedCalibratorConfig } from '../wmrl/binned-isotonic.ts';
@@ -50,7 +53,9 @@ export type PresetId =
   | 'paper-wmrl-mean-advantages'
   | 'paper-wmrl-pava'
   | 'paper-wmrl-ivw'
-  | 'paper-wmrl-verifier-gate';
+  | 'paper-wmrl-verifier-gate'
+  | 'paper-anchors-only'
+  | 'paper-grpo-matched';
 
 /** Which reading of the method a preset follows. */
 export type PresetBlock = 'ours' | 'authors';
@@ -71,6 +76,8 @@ export interface Preset {
   /** The paper's numbers for the 4B model where it reports them (MLE avg, DSBench avg, GPU-hours). */
   paper: { mle: number; dsbench: number; gpuHours: number | null } | null;
   config: TrainerConfig;
+  /** Why B is part of what the preset is (a form and a CLI must not change it), where it is. */
+  fixedB?: string;
 }
 
 export const BASE_CONFIG: Omit<TrainerConfig, 'name' | 'rho' | 'debias' | 'fusion'> = {
@@ -130,13 +137,22 @@ function authors(fraction: number, method: Partial<TrainerConfig>): Partial<Trai
 const BINNED = { debias: true, binnedCalibrator: SCALED_BINNED } as const;
 const WEIGHTED = { fusion: 'anchor-weight', anchorWeight: SCALED_ANCHOR_WEIGHT } as const;
 
-function authorsPreset(id: PresetId, label: string, description: string, paper: Preset['paper'], config: Partial<TrainerConfig>): Preset {
+function authorsPreset(id: PresetId, label: string, description: string, paper: Preset['paper'], config: Partial<TrainerConfig>, fixedB?: string): Preset {
   const c: TrainerConfig = { ...structuredClone(BASE_CONFIG), name: id, rho: 0, debias: false, fusion: 'none', ...structuredClone(config) };
-  if (c.rho === 1) delete c.wmGate; // all-real GRPO never calls the world model, so there is nothing to gate
-  return { id, block: 'authors', label, description, paper, config: c };
+  // all-real GRPO and the anchors-only control never call the world model, so there is nothing to gate
+  if (c.rho === 1 || c.anchorsOnly) delete c.wmGate;
+  return { id, block: 'authors', label, description, paper, config: c, ...(fixedB ? { fixedB } : {}) };
 }
 
 const PAPER_WMRL = authors(AUTHORS_ANCHOR_FRACTION, { ...BINNED, ...WEIGHTED });
+
+/**
+ * paper-grpo-matched's B: all-real GRPO at paper-wmrl's busy time. Measured alone on the 2-core machine
+ * (results/main-v3-compute, seeds 3-7, 20 steps at B 8): paper-wmrl 190-211 s busy (median 205),
+ * paper-grpo-all-real 650-937 s (median 774), 3.78x; a step's busy time is almost all per program
+ * (sampling, sandbox, update), so B = 8 / 3.78 = 2.1, rounded to 2.
+ */
+export const MATCHED_GROUPS = 2;
 
 export const PRESETS: readonly Preset[] = [
   preset('grpo-all-real', 'GRPO (all real execution)', 'Every group executed for real; the world model is never called.', { mle: 15.2, dsbench: 25.7, gpuHours: 883 }, { rho: 1, debias: false, fusion: 'none' }),
@@ -157,7 +173,9 @@ export const PRESETS: readonly Preset[] = [
   authorsPreset('paper-ablation-neither', 'Ablation: neither correction (authors\' rules)', 'Anchors kept, raw world-model rewards, anchor weight 1.', { mle: 13.5, dsbench: 25.3, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, {})),
   authorsPreset('paper-ablation-denoise-only', 'Ablation: denoise only (authors\' rules)', 'Raw world-model rewards, the anchor weight.', { mle: 14.9, dsbench: 26.2, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, { ...WEIGHTED })),
   authorsPreset('paper-ablation-debias-only', 'Ablation: debias only (authors\' rules)', 'The binned calibrator, anchor weight 1.', { mle: 15.7, dsbench: 28.1, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, { ...BINNED })),
-  authorsPreset('paper-wmrl-unreadable', 'Control: paper-wmrl with an unreadable world model', "paper-wmrl, but each step's world-model scores are shuffled across its programs, so they say nothing about the code (claim 5 on the authors' rules).", null, { ...PAPER_WMRL, worldModelReading: 'shuffled' }),
+  authorsPreset('paper-wmrl-unreadable', 'Control: paper-wmrl with an unreadable world model', "paper-wmrl, but each step's world-model scores are shuffled across its programs, so they say nothing about the code (claim 5 on the authors' rules). A noise control: seven groups a step then carry random advantages at full weight, so it is not a run without the world model (paper-anchors-only is).", null, { ...PAPER_WMRL, worldModelReading: 'shuffled' }),
+  authorsPreset('paper-anchors-only', 'Control: GRPO on paper-wmrl\'s anchors alone', "paper-wmrl's anchor groups (one of the 8 tasks it draws a step, chosen as it chooses them) sampled, run and learned from as all-real GRPO; the other 7 are never sampled and the world model is never asked. Does scoring them add anything?", null, authors(AUTHORS_ANCHOR_FRACTION, { anchorsOnly: true })),
+  authorsPreset('paper-grpo-matched', 'Control: all-real GRPO at paper-wmrl\'s compute', `paper-grpo-all-real with B = ${MATCHED_GROUPS} tasks a step, about the busy time of paper-wmrl at B = 8 (measured alone, 3.78x less than B = 8): what plain GRPO does with WMRL's compute.`, null, { ...authors(1, {}), groupsPerStep: MATCHED_GROUPS }, `B = ${MATCHED_GROUPS} is what matches paper-wmrl's compute at B = 8`),
   authorsPreset('paper-wmrl-unscaled', 'Control: authors\' constants unscaled', 'paper-wmrl with the authors\' own constants (200 pairs, 32 groups): at 20 steps neither correction switches on.', null, authors(AUTHORS_ANCHOR_FRACTION, { debias: true, binnedCalibrator: AUTHORS_BINNED, fusion: 'anchor-weight', anchorWeight: AUTHORS_ANCHOR_WEIGHT })),
   authorsPreset('paper-wmrl-percentile', 'paper-wmrl with our percentile reward', 'One switch back to our reading: every failure 0, a valid program its percentile.', null, { ...PAPER_WMRL, reward: 'percentile' }),
   authorsPreset('paper-wmrl-mean-advantages', 'paper-wmrl with our mean advantages', 'One switch back to our reading: A = r - mean r, no division by the std.', null, { ...PAPER_WMRL, advantageMode: 'mean' }),

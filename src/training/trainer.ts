@@ -36,6 +36,8 @@ import { countUnscored, isScored } from './ports.ts';
 import type { FusionRecord, MethodStepFields } from './method-step-fields.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { rejectedMessage } from './static-checks.ts';
+import { anchorShareConflict } from './anchor-share.ts';
+import { AnchorSchedule } from '../wmrl/anchors.ts';
 
 export interface TrainerConfig {
   /** A label for the run (preset name). */
@@ -89,6 +91,13 @@ export interface TrainerConfig {
   anchorWeight?: AnchorWeightConfig;
   /** The authors' per-step anchor rule instead of the accumulator at rho (absent: the accumulator). */
   perStepAnchors?: PerStepAnchors;
+  /**
+   * The anchors-only control: a step draws its B tasks and plans its anchors as a mixed run would, then
+   * samples, runs and learns from the anchor groups alone; the world model is never called. The other
+   * groups are not sampled: every program's seed derives from (seed, step, group, index), so sampling
+   * them and dropping them would give the same update, only slower.
+   */
+  anchorsOnly?: boolean;
 }
 
 /** The gate a config asks for ('none' without one). */
@@ -122,9 +131,20 @@ export function validateTrainerConfig(c: TrainerConfig): void {
   if (c.reward !== undefined && c.reward !== 'percentile' && c.reward !== 'ladder') fail(`reward must be 'percentile' or 'ladder', got ${String(c.reward)}`);
   if (c.fusion === 'anchor-weight' && !c.anchorWeight) fail("fusion 'anchor-weight' needs anchorWeight constants");
   if (c.binnedCalibrator && c.halfLife !== undefined) fail('halfLife applies to the PAVA calibrator only, not to the binned one');
+  const conflict = anchorShareConflict(c);
+  if (conflict) fail(conflict);
+  if (c.anchorsOnly !== undefined && typeof c.anchorsOnly !== 'boolean') fail(`anchorsOnly must be true or false, got ${String(c.anchorsOnly)}`);
+  if (c.anchorsOnly) {
+    if (!(c.rho > 0 && c.rho < 1)) fail(`anchorsOnly keeps the anchor groups of a mixed run, so rho must lie in (0, 1), got ${c.rho}`);
+    if (c.debias || c.fusion !== 'none' || c.worldModelReading === 'shuffled') fail('anchorsOnly has no world-model stream to calibrate, weigh or shuffle: debias off, fusion none');
+  }
 }
 
-/** Z: the token budget of one step, constant for the run (method.md 3.6). */
+/**
+ * Z: the token budget of one step, constant for the run (method.md 3.6). An anchors-only run keeps the
+ * budget of the B x n programs its mixed twin samples, so its anchor group enters the loss token for token
+ * as it does there (AdamW makes a constant factor on the loss nearly irrelevant either way).
+ */
 export function tokenBudget(c: TrainerConfig): number {
   return c.groupsPerStep * c.groupSize * c.sampling.maxNewTokens;
 }
@@ -132,7 +152,9 @@ export function tokenBudget(c: TrainerConfig): number {
 /** The method switches of a config: what MethodState needs, in any domain (the robot loop uses them too). */
 export type MethodSwitches = Pick<TrainerConfig, 'rho' | 'seed' | 'advantageMode' | 'debias' | 'fusion' | 'emaRate' | 'anchorWeight' | 'halfLife' | 'binnedCalibrator' | 'perStepAnchors'>;
 
-export function methodConfigOf(c: MethodSwitches): MethodConfig {
+export function methodConfigOf(c: MethodSwitches & Pick<TrainerConfig, 'anchorsOnly'>): MethodConfig {
+  // Anchors-only: the trainer keeps only the anchor groups, so the method sees an all-real step.
+  if (c.anchorsOnly) return methodConfigOf({ ...c, anchorsOnly: false, rho: 1, perStepAnchors: undefined });
   return {
     rho: c.rho,
     seed: c.seed,
@@ -259,12 +281,15 @@ export class Trainer {
   private stepsDone: number;
   private cost: CostSheet;
   private taskPool: TaskView[] | null = null;
+  /** Anchors-only: which drawn groups a mixed run would execute (a pure function of seed, step and B). */
+  private keeper: AnchorSchedule | null;
 
   constructor(config: TrainerConfig, ports: TrainerPorts) {
     validateTrainerConfig(config);
     this.config = structuredClone(config);
     this.ports = ports;
     this.method = new MethodState(methodConfigOf(config));
+    this.keeper = config.anchorsOnly ? new AnchorSchedule(config.rho, config.seed, config.perStepAnchors) : null;
     this.stepsDone = 0;
     this.cost = emptyCost();
   }
@@ -275,6 +300,7 @@ export class Trainer {
     const t = new Trainer(checkpoint.config, ports);
     t.method = MethodState.restore(checkpoint.method);
     t.stepsDone = checkpoint.step;
+    for (let k = 0; k < checkpoint.step; k++) t.keeper?.next(t.config.groupsPerStep); // B is constant, so this replays the schedule
     t.cost = structuredClone(checkpoint.cost);
     await ports.policy.setWeights(checkpoint.policy);
     return t;
@@ -315,12 +341,14 @@ export class Trainer {
     const B = c.groupsPerStep;
     const n = c.groupSize;
 
-    // 1. Draw B training tasks.
+    // 1. Draw B training tasks (anchors-only: keep the groups a mixed run would execute).
     this.taskPool ??= await this.ports.tasks.trainingTasks();
-    const tasks = drawTasks(this.taskPool, B, deriveSeed(c.seed, STREAM.tasks, step));
+    const drawn = drawTasks(this.taskPool, B, deriveSeed(c.seed, STREAM.tasks, step));
+    const kept = this.keeper ? this.keeper.next(B).anchors : drawn.map((_, g) => g);
+    const tasks = kept.map((g) => drawn[g]);
 
-    // 2. Sample a group of n programs per task, one seeded generator per program.
-    const requests = tasks.flatMap((t, g) => Array.from({ length: n }, (_, i) => ({ card: t.card, seed: deriveSeed(c.seed, STREAM.programs, step, g, i) })));
+    // 2. Sample a group of n programs per task, one seeded generator per program (seeded by the drawn group's index).
+    const requests = tasks.flatMap((t, k) => Array.from({ length: n }, (_, i) => ({ card: t.card, seed: deriveSeed(c.seed, STREAM.programs, step, kept[k], i) })));
     const sampled = await policy.sample(requests, c.sampling);
     meter.charge('policySampling', sampled.busyMs);
     meter.count('programsSampled', requests.length);
@@ -345,10 +373,10 @@ export class Trainer {
     const passes = (j: number) => checks === null || checks[j].ok;
 
     // 3. Anchor plan: which groups run for real.
-    const plan = this.method.plan(B);
+    const plan = this.method.plan(tasks.length);
 
     // 4. World-model scores for every group and real runs of the anchor groups, concurrently.
-    const callWorldModel = c.rho < 1;
+    const callWorldModel = this.method.config.rho < 1;
     const all = programs.map((_, j) => j);
     const anchorPrograms = plan.anchors.flatMap((g) => group(all, g));
     const toRun = gate === 'compile' ? anchorPrograms : anchorPrograms.filter(passes);

@@ -15,7 +15,7 @@ export interface PanelPlan {
   gate: string | null;
 }
 
-type PanelConfig = Pick<TrainerConfig, 'rho' | 'debias' | 'fusion' | 'binnedCalibrator' | 'wmGate' | 'staticCheck'>;
+type PanelConfig = Pick<TrainerConfig, 'rho' | 'debias' | 'fusion' | 'binnedCalibrator' | 'wmGate' | 'staticCheck' | 'anchorsOnly'>;
 
 export function panelPlan(c: PanelConfig, pairs: number): PanelPlan {
   const gate = gateOf(c);
@@ -24,6 +24,13 @@ export function panelPlan(c: PanelConfig, pairs: number): PanelPlan {
     return {
       streams: 'all-real', gate: gateName,
       note: 'All-real GRPO: every program runs in the sandbox and the world model is never asked, so there is no fusion, world-model error or calibration to show. This run is the compute and score every other preset is compared with.',
+      fusionCaption: '', calibrationCaption: '',
+    };
+  }
+  if (c.anchorsOnly) {
+    return {
+      streams: 'all-real', gate: gateName,
+      note: 'Anchors only: each step keeps the anchor groups a WMRL run would execute and drops the rest unsampled; the world model is never asked, so there is no fusion, world-model error or calibration to show. Set against WMRL, it says what the world model\'s scores add.',
       fusionCaption: '', calibrationCaption: '',
     };
   }

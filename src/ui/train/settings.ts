@@ -2,6 +2,7 @@
 // TrainerConfig they make. Pure, so the view stays thin and the rules are unit-tested.
 import { BASE_CONFIG, PRESETS, presetConfig, type PresetId } from '../../training/presets';
 import { gateOf, validateTrainerConfig, type TrainerConfig } from '../../training/trainer';
+import { withAnchorShare } from '../../training/anchor-share';
 import { problemsOf, type NumberSpec } from '../fields';
 
 export type PolicyBackend = 'auto' | 'cpu' | 'webgpu';
@@ -97,9 +98,16 @@ export function effectiveRho(s: Pick<TrainSettings, 'presetId' | 'rho'>): number
   return mixesStreams(s) && s.rho !== null ? s.rho : presetOf(s).config.rho;
 }
 
-/** Field by field, what is out of range (rho only where the preset lets it be set). */
+/** B as the run takes it: the preset's own where B is part of what the preset is (paper-grpo-matched), else the form's. */
+export function effectiveGroups(s: Pick<TrainSettings, 'presetId' | 'groupsPerStep'>): number {
+  const p = presetOf(s);
+  return p.fixedB ? p.config.groupsPerStep : s.groupsPerStep;
+}
+
+/** Field by field, what is out of range (rho and B only where the preset lets them be set). */
 export function settingsProblems(s: TrainSettings): Partial<Record<NumericSetting, string>> {
-  return problemsOf(SETTING_SPECS, { ...s, rho: effectiveRho(s) }, mixesStreams(s) ? [] : ['rho']);
+  const fixed: NumericSetting[] = [...(mixesStreams(s) ? [] : ['rho' as const]), ...(presetOf(s).fixedB ? ['groupsPerStep' as const] : [])];
+  return problemsOf(SETTING_SPECS, { ...s, rho: effectiveRho(s), groupsPerStep: effectiveGroups(s) }, fixed);
 }
 
 /**
@@ -117,14 +125,10 @@ export function configOf(s: TrainSettings): TrainerConfig {
   const problem = Object.values(settingsProblems(s))[0];
   if (problem) throw new RangeError(problem);
   const preset = presetOf(s);
-  const rho = effectiveRho(s);
-  const perStep = preset.config.perStepAnchors;
-  const config = presetConfig(preset.id, {
-    steps: s.steps, groupsPerStep: s.groupsPerStep, groupSize: s.groupSize, seed: s.seed, lr: s.lr, klBeta: s.klBeta,
-    rho, sampling: { ...preset.config.sampling, temperature: s.temperature },
-    // The authors' presets take a share of each step's groups: the anchor fraction is that share.
-    ...(perStep ? { perStepAnchors: { ...perStep, fraction: rho } } : {}),
-  });
+  const config = withAnchorShare(presetConfig(preset.id, {
+    steps: s.steps, groupsPerStep: effectiveGroups(s), groupSize: s.groupSize, seed: s.seed, lr: s.lr, klBeta: s.klBeta,
+    sampling: { ...preset.config.sampling, temperature: s.temperature },
+  }), effectiveRho(s));
   validateTrainerConfig(config);
   return config;
 }
@@ -160,6 +164,7 @@ export function settingsParams(s: TrainSettings): { values: Record<string, numbe
   }
   values.rho = mixesStreams(s) ? effectiveRho(s) : null;
   defaults.rho = presetOf(s).config.rho;
+  values.B = effectiveGroups(s);
   return { values, defaults };
 }
 
@@ -194,5 +199,6 @@ export function presetSummary(c: TrainerConfig, rho: number): string {
   const gate = gateOf(c);
   if (gate !== 'none') parts.push(`${gate} gate before the world model`);
   if (c.worldModelReading === 'shuffled') parts.push('world-model scores shuffled (control)');
+  if (c.anchorsOnly) parts.push('only the anchor groups sampled and learned from, the world model never asked (control)');
   return parts.join(', ');
 }

@@ -11,4 +11,10 @@ describe('experiment usage', { timeout: 60_000 }, () => {
       expect(r.stderr).toMatch(/--domain needs a value: coding or robot/);
     }
   });
+
+  it("refuses --B for a preset whose B is part of what it is (paper-grpo-matched), before anything runs", () => {
+    const r = runCli('src/cli/experiment.ts', ['--presets', 'paper-wmrl,paper-grpo-matched', '--B', '8', '--report-only', '--out', 'results/nonexistent-usage-check']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/paper-grpo-matched sets its own B/);
+  });
 });
