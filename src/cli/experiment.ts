@@ -23,6 +23,7 @@ import { evaluationMismatch } from '../experiments/cross-compare.ts';
 import { runsCsv } from '../experiments/csv.ts';
 import { renderReport } from '../experiments/report.ts';
 import { compareRerun } from '../experiments/rerun.ts';
+import { CONTROLS_EVAL_EVERY, CONTROLS_PLAN, CONTROLS_STEPS, controlsPrimaryCurveRows, decideControls } from '../experiments/controls-table.ts';
 import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
 import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
@@ -74,6 +75,8 @@ const USAGE = `usage: npm run experiment -- [options]
   --rerun-of DIR         these runs rerun some of DIR's alone on the machine (the compute accounting): the
                          summary checks each against its twin there and gives the compute ratio both ways,
                          instead of deciding the main table's plan on them
+  --plan controls-40     decide the folder by that plan (docs/results.md) instead of the main table's; needs
+                         --steps 40 and --eval-every 5
   --report-only          run nothing: rewrite summary.md, summary.json, runs.csv and the curve pictures from the runs on disk
   --build                rebuild dist/ first
   --quick                tiny check: 2 presets, 1 seed, 2 steps, B 2, n 2, eval-k 1 on the 2 smallest held-out tasks, 48 new tokens`;
@@ -104,6 +107,8 @@ interface Options {
   rerunOf: string | undefined;
   /** Rewrite the tables from the runs on disk and run nothing (an experiment that is run in pieces). */
   reportOnly: boolean;
+  /** The plan that decides the folder (--plan); undefined: the main table's. */
+  plan: typeof CONTROLS_PLAN | undefined;
   build: boolean;
 }
 
@@ -125,7 +130,7 @@ function parseOptions(argv: string[]): Options {
       out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
       build: { type: 'boolean' }, quick: { type: 'boolean' }, 'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'sft-only': { type: 'boolean' }, 'larger-sft': { type: 'string' },
-      'rerun-of': { type: 'string' },
+      'rerun-of': { type: 'string' }, plan: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -185,6 +190,13 @@ function parseOptions(argv: string[]): Options {
   if (sftOnly && values['no-sft']) throw new UsageError('--sft-only and --no-sft exclude each other');
   const rerunOf = values['rerun-of'] === undefined ? undefined : resolve(values['rerun-of']);
   if (rerunOf !== undefined && !existsSync(resolve(rerunOf, 'runs'))) throw new UsageError(`--rerun-of ${values['rerun-of']}: no runs/ folder there (is it an experiment's --out?)`);
+  const plan = values.plan;
+  if (plan !== undefined) {
+    if (plan !== CONTROLS_PLAN) throw new UsageError(`--plan ${plan}: the plans are ${CONTROLS_PLAN}`);
+    if (steps !== CONTROLS_STEPS || positiveInt(values['eval-every'], '--eval-every') !== CONTROLS_EVAL_EVERY) {
+      throw new UsageError(`--plan ${CONTROLS_PLAN} is planned at --steps ${CONTROLS_STEPS} --eval-every ${CONTROLS_EVAL_EVERY}`);
+    }
+  }
   const out = resolve(values.out ?? (quick ? 'results/quick' : 'results/experiment'));
   if (rerunOf === out) throw new UsageError('--rerun-of names the output folder itself');
   return {
@@ -208,6 +220,7 @@ function parseOptions(argv: string[]): Options {
     keepPrograms: values['keep-programs'] === true,
     force: values.force === true,
     reportOnly: values['report-only'] === true,
+    plan,
     build: values.build === true,
   };
 }
@@ -398,7 +411,7 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
   const rerun = opts.rerunOf ? compareRerun(relative(root, opts.rerunOf), runs, folderRuns(opts.rerunOf)) : undefined;
   const title = `Experiment: ${opts.presets.length > 0 ? opts.presets.join(', ') : SFT_PRESET} x seeds ${opts.seeds.join(', ')}`;
   writeFileSync(resolve(opts.out, 'runs.csv'), runsCsv(runs));
-  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command, ...(build ? { worldModelBuild: build } : {}), ...(rerun ? { rerun } : {}) }) + '\n');
+  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command, ...(build ? { worldModelBuild: build } : {}), ...(rerun ? { rerun } : {}), ...(opts.plan ? { plan: opts.plan } : {}) }) + '\n');
   const summary = {
     format: 'wmrl-experiment-summary',
     version: 1,
@@ -408,7 +421,7 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
     claim5AnchorWeight: pairedComparison(runs, 'wmrl-unreadable', 'wmrl', 'meanAnchorWeight', 'difference'),
     claims: evaluateClaims(runs),
     // a rerun folder is read against its twins (rerunOf), not decided by the plan
-    ...(rerun ? { rerunOf: rerun } : {
+    ...(rerun ? { rerunOf: rerun } : opts.plan === CONTROLS_PLAN ? { plan: CONTROLS_PLAN, controls: decideControls(runs) } : {
       mainTable: decideMainTable(runs),
       mainTableProgress: mainTableProgress(runs),
       ...(build ? { mainTableAmortisedRatio: amortisedComputeRatio(runs, build) } : {}),
@@ -422,7 +435,7 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
   writeFileSync(resolve(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   if (summary.curve.length > 0) writeFileSync(resolve(opts.out, 'curve.svg'), curveSvg(summary.curve, `${relative(root, opts.out)}: held-out score against training busy time`));
   // the plan's primary pair alone, the picture its report shows (summary.md links it when there is one)
-  const primaryCurve = primaryCurveRows(runs);
+  const primaryCurve = opts.plan === CONTROLS_PLAN ? controlsPrimaryCurveRows(runs) : primaryCurveRows(runs);
   if (primaryCurve.length > 0) writeFileSync(resolve(opts.out, PRIMARY_CURVE_FILE), curveSvg(primaryCurve, `${relative(root, opts.out)}: the primary pair, held-out score against training busy time`));
   return { runs };
 }

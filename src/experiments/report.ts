@@ -1,7 +1,7 @@
 // The Markdown report of an experiment: the configuration it ran with, per preset mean and 95%
 // Student-t interval over seeds of the held-out score and of the compute, and the paired comparisons
 // behind the claims of method.md 5 (claim 1's busy-time ratio of all-real GRPO to WMRL first).
-import { evaluateClaims, type ClaimResult } from './claims.ts';
+import { evaluateClaims, NON_INFERIORITY_MARGIN, type ClaimResult } from './claims.ts';
 import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey, type PairedComparison, type PresetSummary } from './aggregate.ts';
 import type { MeanInterval } from './interval.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
@@ -10,6 +10,7 @@ import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, familyDetectable,
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
+import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, controlsPrimaryCurveRows, decideControls, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
 
 export interface ReportInput {
   title: string;
@@ -22,6 +23,8 @@ export interface ReportInput {
   worldModelBuild?: WorldModelBuildCost;
   /** These runs rerun some of another folder's alone on the machine: compared with their twins instead of decided by the plan. */
   rerun?: RerunComparison;
+  /** The plan that decides the folder (`--plan`); absent: the main table's when paper-* rows ran. */
+  plan?: typeof CONTROLS_PLAN;
 }
 
 /** "m [low, high]" (or just m for one seed; an em dash when missing). */
@@ -211,6 +214,36 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
   return lines.join('\n');
 }
 
+const controlsReading = (t: DecidedControl): string =>
+  t.reading === 'a above' ? (t.kind === 'non-inferiority' ? `holds: not worse by ${NON_INFERIORITY_MARGIN}` : `${t.a} above`)
+  : t.reading === 'a below' ? `${t.a} below` : t.reading;
+
+/** The controls experiment (docs/results.md, "Does the world model earn its place? Plan"), decided by its plan. */
+export function controlsSection(runs: readonly RunResult[]): string {
+  const decided = decideControls(runs);
+  const planned = CONTROLS_ROWS.map(({ preset, seeds }) => ({ preset, seeds, done: seeds.filter((s) => runs.some((r) => r.preset === preset && r.seed === s && r.status === 'ok')) }));
+  const complete = planned.every((r) => r.done.length === r.seeds.length);
+  const det = plannedDetectable();
+  const lines = ['## Does the world model earn its place? Decided by the plan', '',
+    `The primary test stands alone (two-sided paired t-test at ${CONTROLS_ALPHA}); the four secondary tests are Holm-corrected together at a familywise ${CONTROLS_ALPHA} (a test without a p counts as p = 1). `
+      + `Non-inferiority (S1) reads "holds" when its Holm p is below ${CONTROLS_ALPHA}, that is when the Holm-adjusted interval's lower end is above -5. `
+      + `Planned detectable differences (80% power, 16 seeds, at main-v3's SD of ${MAIN_V3_SD}): ${det.primary.toFixed(1)} points for the primary test, ${det.firstSecondary.toFixed(1)} for the family's first Holm step.`,
+    '',
+    complete ? 'Every row has a finished run at every planned seed: the verdicts are final.' : `In progress: ${planned.reduce((n, r) => n + r.done.length, 0)} of ${planned.reduce((n, r) => n + r.seeds.length, 0)} planned runs finished; every verdict is provisional.`,
+    '',
+    table(['row', 'finished seeds'], planned.map((r) => [r.preset, `${r.done.length} of ${r.seeds.length}${r.done.length > 0 ? ` (${r.done.join(', ')})` : ''}`])),
+    '',
+    ...(controlsPrimaryCurveRows(runs).length > 0 ? [`The primary pair's held-out score against cumulative training busy time (mean over seeds, shaded: 95% interval; every row in curve.svg):`, '', `![held-out score against training busy time, the primary pair](${PRIMARY_CURVE_FILE})`, ''] : []),
+    table(['test', 'contrast', 'measure', 'seeds', 'mean [95% interval]', 'p', 'Holm p', 'reading'], decided.map((t) => [
+      t.id, `${t.a} - ${t.b}`, t.measure === 'gap-slope' ? 'slope of the held-out gap, points per 5 steps' : labelOf(t.measure.metric),
+      String(t.seeds.length), formatInterval(t.interval, 2), formatP(t.p), t.family === 'primary' ? '(alone)' : formatP(t.pAdjusted), controlsReading(t),
+    ])),
+    '',
+    ...CONTROLS_TESTS.map((t) => `- ${t.id}: ${t.statement}.`),
+  ];
+  return lines.join('\n');
+}
+
 export function renderReport(input: ReportInput): string {
   const { runs } = input;
   const summaries = summarisePresets(runs, input.presets);
@@ -268,8 +301,8 @@ export function renderReport(input: ReportInput): string {
   lines.push(table(['preset', ...failKeys.map(labelOf)], summaries.filter((s) => s.kind === 'train').map((s) => [s.preset, ...failKeys.map((k) => cell(s, k))])));
   const mainTablePresets = new Set(MAIN_TABLE_TESTS.flatMap((t) => [t.a, t.b]).filter((p) => p.startsWith('paper-')));
   // A rerun folder holds a few of the plan's runs again: it is read against its twins, not against the plan.
-  const decidedByPlan = !input.rerun && runs.some((r) => r.status === 'ok' && mainTablePresets.has(r.preset));
-  if (decidedByPlan) lines.push('', mainTableSection(runs, input.worldModelBuild));
+  const decidedByPlan = !input.rerun && (input.plan !== undefined || runs.some((r) => r.status === 'ok' && mainTablePresets.has(r.preset)));
+  if (decidedByPlan) lines.push('', input.plan === CONTROLS_PLAN ? controlsSection(runs) : mainTableSection(runs, input.worldModelBuild));
   if (input.rerun) lines.push('', rerunSection(input.rerun));
   // A folder the main table's plan decides is not also read by our older claim rules: their presets (wmrl,
   // sft-larger, wmrl-static ...) appear there only as rows of the plan, and a second, rule-less verdict would contradict it.

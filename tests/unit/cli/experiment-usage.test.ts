@@ -17,4 +17,10 @@ describe('experiment usage', { timeout: 60_000 }, () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/paper-grpo-matched sets its own B/);
   });
+
+  it('refuses --plan controls-40 at any horizon but the planned one', () => {
+    const r = runCli('src/cli/experiment.ts', ['--presets', 'paper-wmrl', '--plan', 'controls-40', '--steps', '20', '--eval-every', '5', '--report-only', '--out', 'results/nonexistent-usage-check']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/planned at --steps 40 --eval-every 5/);
+  });
 });
