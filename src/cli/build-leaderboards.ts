@@ -18,6 +18,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { referencePrograms, type ReferenceProgram } from '../sandbox-pyodide/reference-programs.ts';
 import { buildLeaderboard, type Leaderboard, type ReferenceRun } from '../tasks/leaderboard.ts';
 import { programInputs } from '../tasks/task-builder.ts';
+import { toolkitHash } from './run-source.ts';
 import type { TaskIndex } from '../tasks/task-index.ts';
 import type { MetricName, TaskLabels, TaskMeta, TaskType } from '../tasks/task-types.ts';
 
@@ -61,11 +62,6 @@ function loadPrograms(programsFile: string | undefined): (type: TaskType, metric
     return (type) => list.filter((p) => !p.types || p.types.includes(type));
   }
   return referencePrograms;
-}
-
-async function toolkitHash(): Promise<string> {
-  const { pythonLibraryHash } = await import('../sandbox-pyodide/node-runner.ts');
-  return pythonLibraryHash();
 }
 
 // ---------------------------------------------------------------------------- worker side

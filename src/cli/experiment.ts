@@ -21,6 +21,7 @@ import { curveRows, pairedComparison, summarisePresets } from '../experiments/ag
 import { evaluateClaims, LARGER_SFT_PRESET } from '../experiments/claims.ts';
 import { evaluationMismatch } from '../experiments/cross-compare.ts';
 import { runsCsv } from '../experiments/csv.ts';
+import { formatSource, withProvenance, type RunSource } from '../experiments/provenance.ts';
 import { renderReport } from '../experiments/report.ts';
 import { compareRerun } from '../experiments/rerun.ts';
 import { CONTROLS_EVAL_EVERY, CONTROLS_PLAN, CONTROLS_STEPS, controlsPrimaryCurveRows, decideControls } from '../experiments/controls-table.ts';
@@ -35,6 +36,7 @@ import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { ensureFreshDist, launchChromium, serveDist } from './browser-session.ts';
 import { curveSvg } from './curve-svg.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
+import { readRunSource } from './run-source.ts';
 import { readVerifiedModels } from './model-files.ts';
 import { InputError, optionalPositiveInt } from './cli-input.ts';
 
@@ -321,9 +323,9 @@ function watchLoad(): () => HostLoad {
   };
 }
 
-async function runOne(browser: Browser, url: string, planned: PlannedRun, label: string, timeoutMs: number): Promise<RunResult> {
+async function runOne(browser: Browser, url: string, planned: PlannedRun, label: string, timeoutMs: number, source: RunSource): Promise<RunResult> {
   const stopWatch = watchLoad();
-  const result = await runOnPage(browser, url, planned, label, timeoutMs);
+  const result = await withProvenance(source, () => runOnPage(browser, url, planned, label, timeoutMs));
   return { ...result, host: stopWatch() };
 }
 
@@ -532,6 +534,9 @@ async function main(): Promise<void> {
   };
   if (todo.length > 0 && !opts.reportOnly) console.log(`experiment: ${remainingLine(0)}`);
   if (todo.length > 0 && !opts.reportOnly) {
+    // once, before anything runs: every run of this invocation ran this checkout
+    const source = await readRunSource();
+    console.log(`experiment: source ${formatSource(source)}`);
     await verifyModels(opts.models, 'source');
     ensureFreshDist({ force: opts.build, log: console.log });
     placeFolderModels(opts.models);
@@ -543,7 +548,7 @@ async function main(): Promise<void> {
       for (const [i, p] of todo.entries()) {
         const label = `[${i + 1}/${todo.length}] ${p.request.preset} seed ${p.request.seed}`;
         if (!browser.isConnected()) browser = await launchChromium();
-        const result = await runOne(browser, served.url, p, label, opts.runTimeoutMs);
+        const result = await runOne(browser, served.url, p, label, opts.runTimeoutMs, source);
         const target = result.status === 'ok' ? p.file : p.failedFile;
         writeFileWhole(target, JSON.stringify(result) + '\n');
         if (result.status === 'ok') rmSync(p.failedFile, { force: true });

@@ -25,10 +25,12 @@ import { robotTokenBudget, type RobotTrainerConfig } from '../embodied/robot-tra
 import { LOSS_NORMALISATIONS, type LossNormalisation } from '../embodied/rollout-loss-weights.ts';
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
+import { formatSource, withProvenance, type RunProvenance } from '../experiments/provenance.ts';
 import { robotTableMarkdown, robotTableSummary } from '../experiments/robot-table.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt } from './cli-input.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
+import { readRunSource } from './run-source.ts';
 
 export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options]
   --presets a,b,c        presets (default robot-sft,robot-grpo-sparse,robot-wmrl; known: ${ROBOT_PRESET_IDS.join(', ')})
@@ -182,6 +184,9 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
   const progressSha256 = sha256Hex(progressBytes);
   const runsDir = join(o.out, 'runs');
   mkdirSync(runsDir, { recursive: true });
+  // once, before anything runs: every run of this invocation ran this checkout
+  const source = await readRunSource();
+  log(`robot experiment: source ${formatSource(source)}`);
   const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start, CPU engine (onnxruntime-web wasm, ${o.threads} thread${o.threads === 1 ? '' : 's'})`;
   const sample = robotPresetConfig('robot-wmrl', o.overrides);
   log(`robot experiment: ${o.presets.length} presets x ${o.seeds.length} seeds; B ${sample.groupsPerStep} x G ${sample.groupSize} = ${sample.groupsPerStep * sample.groupSize} rollouts a step, horizon ${sample.horizon} (at most ${robotTokenBudget(sample)} action tokens a step), ${sample.steps} steps, lr ${sample.lr}; loss normalisation ${sample.normalise ?? 'constant'}; evaluation ${o.evalTemperature === 0 ? 'greedy' : `at temperature ${o.evalTemperature}, ${o.evalTrials} rollout(s) per state`} on ${o.evalStates} held-out state(s) per task; policy ${policy.model.config.nLayers} layers d ${policy.model.config.dModel}; ${machine}`);
@@ -208,10 +213,11 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
           log(`${preset} seed ${seed}: its file holds another request, running again`);
         }
         const engine = CpuEngine.fromModel(policy.model, { numThreads: o.threads });
+        const startedAt = new Date().toISOString();
         try {
-          const result = await runRobot(request, { engine, frames: policy.frames, progress: progress.score }, machine, ({ record: r }) => {
+          const result = await withProvenance(source, () => runRobot(request, { engine, frames: policy.frames, progress: progress.score }, machine, ({ record: r }) => {
             log(`${preset} seed ${seed}: step ${r.step + 1}/${config.steps} training success ${(r.successRate * 100).toFixed(1)}%, anchors ${r.anchorGroups}, mean reward ${r.meanReward.toFixed(3)}, ${r.batch.sequences} sequences in the update, ${(r.ms.wall / 1000).toFixed(1)} s (rollouts ${(r.ms.rollouts / 1000).toFixed(1)}, progress ${(r.ms.progress / 1000).toFixed(1)}, update ${(r.ms.update / 1000).toFixed(1)})`);
-          });
+          }));
           writeFileWhole(file, JSON.stringify(result) + '\n');
           rmSync(failed, { force: true });
           const e = result.evaluation;
@@ -219,7 +225,8 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
           outcomes.push({ preset, seed, status: 'ran', file });
         } catch (err) {
           const message = err instanceof Error ? err.stack ?? err.message : String(err);
-          writeFileSync(failed, JSON.stringify({ request, error: message }, null, 2) + '\n');
+          const provenance: RunProvenance = { ...source, startedAt, finishedAt: new Date().toISOString() };
+          writeFileSync(failed, JSON.stringify({ request, error: message, provenance }, null, 2) + '\n');
           log(`${preset} seed ${seed}: FAILED: ${err instanceof Error ? err.message : String(err)}`);
           outcomes.push({ preset, seed, status: 'failed', file: failed, error: message });
         } finally {

@@ -52,7 +52,10 @@ export async function runRobot(
   return { format: 'wmrl-robot-run', version: 1, request, steps, evaluation, wallMs: performance.now() - t0, machine };
 }
 
-/** A run without its timings: what two runs of the same request must agree on exactly. */
+/**
+ * A run without its timings: what two runs of the same request must agree on exactly. The provenance
+ * the CLI adds to a run file (the commit, the runner's clock) is left out too.
+ */
 export function robotRunBehaviour(run: RobotRunResult): unknown {
-  return JSON.parse(JSON.stringify(run, (key, value) => (key === 'ms' || key === 'busyMs' || key === 'wallMs' || key === 'machine' ? undefined : value)));
+  return JSON.parse(JSON.stringify(run, (key, value) => (key === 'ms' || key === 'busyMs' || key === 'wallMs' || key === 'machine' || key === 'provenance' ? undefined : value)));
 }

@@ -4,6 +4,7 @@
 import type { EvaluationResult } from '../training/evaluate.ts';
 import type { CostSheet } from '../training/cost.ts';
 import type { GroupRecord, StepRecord, TrainerConfig } from '../training/trainer.ts';
+import type { RunProvenance } from './provenance.ts';
 import type { PolicyInfo } from '../workers/policy-api.ts';
 import type { WorldModelInfo } from '../workers/world-model-api.ts';
 
@@ -99,6 +100,12 @@ export interface RunResult {
    * compute accounting names what else ran. Absent in run files written before it was recorded.
    */
   host?: HostLoad;
+  /**
+   * The source commit (and whether its tree was dirty), the toolkit hash, and the runner's clock
+   * around the run (page start-up included): added by the Node runner, which the page cannot know.
+   * Absent in run files written before it was recorded.
+   */
+  provenance?: RunProvenance;
 }
 
 export interface HostLoad {

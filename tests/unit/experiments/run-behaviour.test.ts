@@ -7,8 +7,9 @@ const run = (reward: number, wallMs: number) => ({
   seed: 1,
   startedAt: `2026-12-01T10:00:0${wallMs % 10}Z`,
   environment: { userAgent: `machine ${wallMs}` },
-  // the host's load while it ran; older run files have none
+  // the host's load while it ran, and the provenance (a check before and after a refactor crosses commits); older run files have neither
   ...(wallMs % 2 === 0 ? { host: { cpus: 2, samples: 3, meanLoad1: wallMs / 1e5, maxLoad1: wallMs / 1e4 } } : {}),
+  ...(wallMs % 3 === 0 ? { provenance: { commit: String(wallMs).repeat(40).slice(0, 40), dirty: wallMs % 2 === 0, gitError: null, toolkitHash: 'ab', startedAt: 'x', finishedAt: 'y' } } : {}),
   records: [
     { step: 0, meanReward: reward, wallMs, cost: { busyMs: { sandbox: wallMs / 2 }, totalBusyMs: wallMs, counts: { executions: 4 } }, update: { loss: 0.5, seconds: wallMs / 1000 } },
   ],

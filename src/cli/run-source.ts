@@ -1,0 +1,43 @@
+// The experiment runners' source record (src/experiments/provenance.ts), read in Node once per
+// invocation: the checkout's git HEAD and whether it was dirty, and the sandbox toolkit's hash.
+// Without git, or outside a checkout, the commit is null with the reason, and the runs go on.
+import { execFileSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunSource } from '../experiments/provenance.ts';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type GitState = Pick<RunSource, 'commit' | 'dirty' | 'gitError'>;
+
+/**
+ * HEAD of the checkout holding `dir`, and whether it is dirty: a tracked file that differs from HEAD,
+ * staged or not. Untracked files do not count (a new file no tracked one imports changes nothing),
+ * nor does anything under results/, which the runners write themselves: a resumed experiment in a
+ * committed results folder is not a change of code. `git` is the command to run (a test names one
+ * that does not exist).
+ */
+export function readGitState(dir: string, git = 'git'): GitState {
+  const run = (args: string[]) => execFileSync(git, ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  try {
+    const commit = run(['rev-parse', '--verify', 'HEAD']);
+    const changed = run(['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)results']);
+    return { commit, dirty: changed !== '', gitError: null };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { stderr?: string };
+    const why = err.code === 'ENOENT' ? `${git} is not installed` : (err.stderr ?? '').trim().split('\n')[0] || err.message.split('\n')[0];
+    return { commit: null, dirty: null, gitError: `git: ${why}` };
+  }
+}
+
+/** sha256 of the Python library the sandbox runs (the hash leaderboards and the outcome store record). */
+export async function toolkitHash(): Promise<string> {
+  // node-runner loads Pyodide's package: only when asked, not when a runner merely imports this file
+  const { pythonLibraryHash } = await import('../sandbox-pyodide/node-runner.ts');
+  return pythonLibraryHash();
+}
+
+/** What this checkout is, read once at the start of an experiment invocation. */
+export async function readRunSource(dir = REPO_ROOT): Promise<RunSource> {
+  return { ...readGitState(dir), toolkitHash: await toolkitHash() };
+}

@@ -1,0 +1,82 @@
+// The runners' source record, read from real git checkouts made here: a clean one, one with a tracked
+// file changed (dirty; an untracked file or a change under results/ is not), a folder outside any
+// checkout and a git that is not installed (commit null, with the reason, and no failure); and the
+// provenance a runner adds to a run's result, read from this repository.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readGitState, readRunSource } from '../../../src/cli/run-source.ts';
+import { isRunProvenance, withProvenance } from '../../../src/experiments/provenance.ts';
+import { pythonLibraryHash } from '../../../src/sandbox-pyodide/node-runner.ts';
+import { REPO_ROOT } from '../../run-cli.ts';
+
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'wmrl-run-source-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=test', '-c', 'user.email=test@example.org', ...args], { encoding: 'utf8' }).trim();
+
+function checkout(): string {
+  const dir = tmp();
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'code.ts'), 'export const x = 1;\n');
+  mkdirSync(join(dir, 'results'));
+  writeFileSync(join(dir, 'results', 'run.json'), '{}\n');
+  git(dir, 'add', 'code.ts', 'results/run.json');
+  git(dir, 'commit', '-q', '-m', 'first');
+  return dir;
+}
+
+describe('readGitState', () => {
+  it('a clean checkout: its HEAD, not dirty; an untracked file and a change under results/ keep it clean', () => {
+    const dir = checkout();
+    const head = git(dir, 'rev-parse', 'HEAD');
+    expect(readGitState(dir)).toEqual({ commit: head, dirty: false, gitError: null });
+    writeFileSync(join(dir, 'notes.txt'), 'untracked\n');
+    writeFileSync(join(dir, 'results', 'run.json'), '{"rewritten":true}\n');
+    expect(readGitState(dir)).toEqual({ commit: head, dirty: false, gitError: null });
+  });
+
+  it('a tracked file changed, staged or not: dirty', () => {
+    const dir = checkout();
+    writeFileSync(join(dir, 'code.ts'), 'export const x = 2;\n');
+    expect(readGitState(dir)).toMatchObject({ dirty: true, gitError: null });
+    git(dir, 'add', 'code.ts');
+    expect(readGitState(dir)).toMatchObject({ dirty: true, gitError: null });
+    git(dir, 'commit', '-q', '-m', 'second');
+    expect(readGitState(dir)).toEqual({ commit: git(dir, 'rev-parse', 'HEAD'), dirty: false, gitError: null });
+  });
+
+  it('not a checkout, a checkout without commits, no git: null with the reason, no throw', () => {
+    expect(readGitState(tmp())).toEqual({ commit: null, dirty: null, gitError: expect.stringMatching(/^git: fatal: not a git repository/) });
+    const empty = tmp();
+    git(empty, 'init', '-q');
+    expect(readGitState(empty)).toEqual({ commit: null, dirty: null, gitError: expect.stringMatching(/^git: fatal: /) });
+    expect(readGitState(checkout(), 'wmrl-no-such-git')).toEqual({ commit: null, dirty: null, gitError: 'git: wmrl-no-such-git is not installed' });
+  });
+});
+
+describe('a run with provenance', () => {
+  it('carries this checkout\'s HEAD, the toolkit hash leaderboards record, and the runner\'s clock around the run', async () => {
+    const source = await readRunSource();
+    expect(source.commit).toBe(git(REPO_ROOT, 'rev-parse', 'HEAD'));
+    expect(typeof source.dirty).toBe('boolean');
+    expect(source.toolkitHash).toBe(pythonLibraryHash());
+    const before = Date.now();
+    const run = await withProvenance(source, async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      return { format: 'a run', value: 3 };
+    });
+    expect(run).toMatchObject({ format: 'a run', value: 3, provenance: source });
+    const p = run.provenance!;
+    expect(isRunProvenance(JSON.parse(JSON.stringify(p)))).toBe(true);
+    expect(Date.parse(p.startedAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(Date.parse(p.finishedAt) - Date.parse(p.startedAt)).toBeGreaterThanOrEqual(15);
+  });
+});
