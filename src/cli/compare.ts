@@ -14,12 +14,16 @@
 // Seed-by-seed comparison of two presets that may come from different experiment folders (e.g. a
 // sensitivity run against the main run), with the same Student-t interval as the experiment
 // tables. Refuses pairs whose held-out evaluations differ (k, tasks, temperature, token budget).
+//
+// Every form then lists each run's provenance (commit, dirty or clean, toolkit hash, start and end)
+// and warns when the runs compared started from a dirty tree or from different commits.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { anchorPairAccuracy, METRICS, type MetricKey } from '../experiments/aggregate.ts';
 import { compareSides, type ComparisonSide } from '../experiments/cross-compare.ts';
 import { formatInterval } from '../experiments/report.ts';
+import { formatProvenance, isRunProvenance, provenanceWarnings, type RunProvenance } from '../experiments/provenance.ts';
 import { isRunResult, type RunResult } from '../experiments/run-result.ts';
 import { behaviourDifferences } from '../experiments/run-behaviour.ts';
 
@@ -53,7 +57,9 @@ function main(): void {
     return;
   }
   if (values['anchor-pairs'] && positionals.length > 0) {
-    pooledAnchorPairs(positionals.map(side));
+    const sides = positionals.map(side);
+    pooledAnchorPairs(sides);
+    printProvenance(sides.flatMap(runsOf));
     return;
   }
   if (values.help || positionals.length !== 2) {
@@ -63,9 +69,11 @@ function main(): void {
   const metric = (values.metric ?? 'heldOut') as MetricKey;
   const spec = METRICS.find((m) => m.key === metric);
   if (!spec) throw new Error(`unknown metric ${metric} (known: ${METRICS.map((m) => m.key).join(', ')})`);
-  const c = compareSides(side(positionals[0]), side(positionals[1]), metric, values.ratio ? 'ratio' : 'difference');
+  const sides = [side(positionals[0]), side(positionals[1])];
+  const c = compareSides(sides[0], sides[1], metric, values.ratio ? 'ratio' : 'difference');
+  const runs = sides.flatMap(runsOf);
   if (values.json) {
-    console.log(JSON.stringify(c, null, 2));
+    console.log(JSON.stringify({ ...c, provenance: runs, provenanceWarnings: provenanceWarnings(runs.map((r) => r.provenance)) }, null, 2));
     return;
   }
   const op = c.kind === 'ratio' ? '/' : '-';
@@ -73,6 +81,21 @@ function main(): void {
   console.log(`${c.a} ${op} ${c.b} (${spec.label})`);
   console.log(`per seed: ${c.seeds.map((s, i) => `${s}: ${c.perSeed[i].toFixed(digits)}`).join(', ') || 'no seed has both runs'}`);
   console.log(`mean [95% Student-t interval]: ${formatInterval(c.interval, digits)}`);
+  printProvenance(runs);
+}
+
+interface LabelledProvenance {
+  run: string;
+  provenance?: RunProvenance;
+}
+
+const runsOf = (s: ComparisonSide): LabelledProvenance[] => s.runs.map((r) => ({ run: `${s.label} seed ${r.seed}`, provenance: r.provenance }));
+
+/** Each run's provenance, then what should make a reader wary: a dirty tree, different commits or toolkits. */
+function printProvenance(runs: readonly LabelledProvenance[]): void {
+  console.log('provenance:');
+  for (const r of runs) console.log(`  ${r.run}: ${formatProvenance(r.provenance)}`);
+  for (const w of provenanceWarnings(runs.map((r) => r.provenance))) console.log(`WARNING: ${w}`);
 }
 
 function runFiles(folder: string): Map<string, unknown> {
@@ -87,19 +110,30 @@ function sameBehaviour(a: string, b: string, within: boolean): void {
   const ra = runFiles(a);
   const rb = runFiles(b);
   const problems: string[] = [];
+  const compared: LabelledProvenance[] = [];
   for (const name of new Set([...ra.keys(), ...(within ? [] : rb.keys())])) {
     if (!ra.has(name) || !rb.has(name)) {
       problems.push(`${name}: only in ${ra.has(name) ? a : b}`);
       continue;
     }
     for (const d of behaviourDifferences(ra.get(name), rb.get(name), 5)) problems.push(`${name}: ${d}`);
+    for (const [folder, files] of [[a, ra], [b, rb]] as const) compared.push({ run: `${folder}/runs/${name}`, provenance: provenanceOf(files.get(name), `${folder}/runs/${name}`) });
   }
   if (problems.length > 0) {
     console.log(`different: ${problems.length} difference(s)${problems.length >= 5 ? ' (first ones)' : ''}`);
     for (const p of problems) console.log(`  ${p}`);
+    printProvenance(compared);
     process.exit(1);
   }
   console.log(`same: ${ra.size} run file(s) did the same in ${a} and ${b}, timings aside${within && rb.size > ra.size ? ` (${rb.size - ra.size} more in ${b}, not compared)` : ''}`);
+  printProvenance(compared);
+}
+
+/** A run file's provenance, coding or robot; undefined when it predates provenance. */
+function provenanceOf(file: unknown, name: string): RunProvenance | undefined {
+  const p = (file as { provenance?: unknown } | null)?.provenance;
+  if (p === undefined || isRunProvenance(p)) return p;
+  throw new Error(`${name}: its provenance is not one the runners write (commit, dirty, gitError, toolkitHash, startedAt, finishedAt): ${JSON.stringify(p).slice(0, 200)}`);
 }
 
 /** Pooled over every anchor group of the given runs: pairs ordered as y, overall and failed-vs-valid. */

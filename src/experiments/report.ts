@@ -4,6 +4,7 @@
 import { evaluateClaims, NON_INFERIORITY_MARGIN, type ClaimResult } from './claims.ts';
 import { curveRows, METRICS, pairedComparison, summarisePresets, type MetricKey, type PairedComparison, type PresetSummary } from './aggregate.ts';
 import type { MeanInterval } from './interval.ts';
+import { sourceLine } from './provenance.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
 import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, familyDetectable, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, PRIMARY_METRIC, progressCounts, rowsAwaited, seedSpan, type DecidedTest, type RowProgress, type WorldModelBuildCost } from './main-table.ts';
@@ -251,6 +252,8 @@ export function renderReport(input: ReportInput): string {
   const train = ok.find((r) => r.kind === 'train') ?? ok[0];
   const lines: string[] = [`# ${input.title}`, ''];
   if (input.command) lines.push(`Command: \`${input.command}\``, '');
+  const source = sourceLine(runs.map((r) => r.provenance));
+  if (source) lines.push(source, '');
   if (train) {
     const c = train.request.config;
     const e = train.environment;

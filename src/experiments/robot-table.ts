@@ -8,6 +8,7 @@ import type { RobotRunResult } from '../embodied/robot-run.ts';
 import type { Verdict } from './claims.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { holmAdjust, tTestP } from './multiplicity.ts';
+import { sourceLine, type WithProvenance } from './provenance.ts';
 
 export const ROBOT_TABLE_ROWS = ['robot-sft', 'robot-grpo-sparse', 'robot-progress-only', 'robot-wmrl', 'robot-neither', 'robot-debias-only', 'robot-fusion-only'] as const;
 export const ROBOT_FAMILY_ALPHA = 0.05;
@@ -168,14 +169,16 @@ const cell = (iv: MeanInterval | null): string => (iv === null ? '-' : iv.low ==
 const pOf = (p: number | null): string => (p === null ? '-' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 /** summary.md of a robot experiment: the rows beside the paper's Table 3, then every planned test. */
-export function robotTableMarkdown(runs: readonly RobotRunResult[], command: string): string {
+export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>[], command: string): string {
   const rows = summariseRobotRows(runs);
   const decided = decideRobotTable(runs);
   const first = runs[0];
+  const source = sourceLine(runs.map((r) => r.provenance));
   const lines = [
     '# Robot table (issue 24)',
     '',
     `Generated from ${runs.length} run file(s) by \`${command}\`. Plan: docs/results.md, "The robot table: plan".`,
+    ...(source ? [source] : []),
     first ? `Evaluation: ${first.request.evaluation.statesPerTask} held-out initial state(s) per task, ${first.request.evaluation.temperature === 0 ? 'greedy' : `sampled at temperature ${first.request.evaluation.temperature}, ${first.request.evaluation.trials ?? 1} rollout(s) each`}, the same states and draws for every row at a seed.` : '',
     '',
     'Held-out success x100, mean over seeds [95% t interval]; the endpoint pools both held-out sets.',

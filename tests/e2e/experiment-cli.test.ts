@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCsvRecords } from '../../src/tasks/csv';
 import type { RunResult } from '../../src/experiments/run-result';
+import { isRunProvenance } from '../../src/experiments/provenance';
+import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner';
 import { COST_COMPONENTS } from '../../src/training/cost';
 import { runCli, type CliRun } from '../run-cli';
 
@@ -41,6 +43,9 @@ describe('npm run experiment -- --quick', () => {
     const byPreset = new Map(runs.map((r) => [r.preset, r]));
     for (const r of runs) {
       expect(r.status).toBe('ok');
+      // the runner's provenance: this checkout's commit, the toolkit hash, its clock around the run
+      expect(isRunProvenance(r.provenance), JSON.stringify(r.provenance)).toBe(true);
+      expect(r.provenance?.toolkitHash).toBe(pythonLibraryHash());
       expect(r.environment?.crossOriginIsolated).toBe(true);
       expect(r.evaluation?.k).toBe(1);
       expect(r.evaluation?.tasks).toHaveLength(2);
@@ -101,6 +106,7 @@ describe('npm run experiment -- --quick', () => {
     const ratio = (byPreset.get('grpo-all-real')?.training?.totalBusyMs ?? NaN) / (byPreset.get('wmrl')?.training?.totalBusyMs ?? NaN);
     expect(md).toContain(`grpo-all-real / wmrl (total busy s), per seed: seed 1: ${ratio.toFixed(2)}`);
     expect(md).toContain('Student-t');
+    expect(md).toMatch(new RegExp(`^Source: commit ${runs[0].provenance?.commit?.slice(0, 7)} \\(3 runs\\)`, 'm'));
     expect(md).toMatch(/## Held-out score along training[\s\S]*\| wmrl \| 0 \| 1 \| 0 \(n=1\) \|[\s\S]*\| wmrl \| 1 \| 1 \|/);
     expect(readFileSync(join(out, 'curve.svg'), 'utf8')).toMatch(/<polyline data-preset="wmrl" points="[\d.]+,[\d.]+ [\d.]+,[\d.]+ [\d.]+,[\d.]+"/);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { claim1BusyRatio: { perSeed: number[] } };

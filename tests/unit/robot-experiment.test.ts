@@ -1,12 +1,15 @@
 // `npm run experiment -- --domain robot`: runs write one file each, a second invocation skips what is
 // done, another request reruns, and the same request in another folder gives the same run (timings
-// aside). Small sizes with the committed policy and progress model.
+// aside), and each run file carries its provenance. Small sizes with the committed policy and progress model.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRobotOptions, runRobotExperiment, RobotUsageError, writeRobotTables, type RobotExperimentOptions } from '../../src/cli/robot-experiment.ts';
 import { robotRunBehaviour, type RobotRunResult } from '../../src/embodied/robot-run.ts';
+import { isRunProvenance, type WithProvenance } from '../../src/experiments/provenance.ts';
+import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner.ts';
 
 const root = join(import.meta.dirname, '../..');
 const dirs: string[] = [];
@@ -58,6 +61,11 @@ describe('the robot experiment runner', () => {
     expect(wmrl.evaluation.trainTasksHeldoutStates.episodes).toBe(40);
     expect(wmrl.evaluation.heldoutTasksHeldoutStates.episodes).toBe(10);
     expect(wmrl.request.config.normalise).toBe('per-rollout');
+    // the runner's provenance: this checkout's HEAD, the toolkit hash, its clock around the run
+    const { provenance } = wmrl as WithProvenance<RobotRunResult>;
+    expect(isRunProvenance(provenance)).toBe(true);
+    expect(provenance).toMatchObject({ commit: execFileSync('git', ['-C', root, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim(), toolkitHash: pythonLibraryHash() });
+    expect(Date.parse(provenance!.finishedAt)).toBeGreaterThan(Date.parse(provenance!.startedAt));
     expect(read(join(out, 'runs/robot-sft-seed1.json')).steps).toHaveLength(0);
     expect(readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
     // The table is rewritten after every run: both rows, the plan's tests, the command that ran them.
@@ -66,6 +74,7 @@ describe('the robot experiment runner', () => {
     expect(summary).toMatch(/^\| robot-sft \| 1 \| /m);
     expect(summary).toMatch(/^\| primary \| robot-wmrl - robot-grpo-sparse \| 0 \|.*\| not run \|$/m);
     expect(summary).toContain('`npm run experiment -- --domain robot --presets robot-sft,robot-wmrl --steps 1');
+    expect(summary).toMatch(new RegExp(`^Source: commit ${provenance!.commit!.slice(0, 7)} \\(2 runs\\)`, 'm'));
     // summary.json is what the build publishes for the companion (scripts/vendor-assets.mjs picks it by its format).
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ format: 'wmrl-robot-table-summary', version: 1 });
     // --report-only rewrites the same tables from the files alone, recording the plan's command, not itself.

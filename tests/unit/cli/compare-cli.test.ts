@@ -57,3 +57,36 @@ describe('npm run compare -- --same', () => {
     expect(same(copy, grid).status).toBe(0);
   });
 });
+
+describe('npm run compare: each run\'s provenance', () => {
+  const commitA = 'a1'.repeat(20);
+  const commitB = 'b2'.repeat(20);
+  const provenance = (commit: string, dirty: boolean) => ({ commit, dirty, gitError: null, toolkitHash: 'c3'.repeat(32), startedAt: '2026-02-01T10:00:00.000Z', finishedAt: '2026-02-01T10:30:00.000Z' });
+  const clean = folder('prov-clean', { 'wmrl-seed1.json': { ...wmrl, provenance: provenance(commitA, false) } });
+  const dirty = folder('prov-dirty', { 'wmrl-seed1.json': { ...wmrl, provenance: provenance(commitB, true) } });
+  const old = folder('prov-old', { 'wmrl-seed1.json': wmrl });
+
+  it('the seed-by-seed comparison lists each run\'s commit, state, toolkit, start and end, and warns of a dirty tree and different commits', () => {
+    const r = runCli('src/cli/compare.ts', [`${clean}:wmrl`, `${dirty}:wmrl`]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('prov-clean:wmrl seed 1: commit a1a1a1a, clean; toolkit c3c3c3c3c3c3; started 2026-02-01T10:00:00.000Z, finished 2026-02-01T10:30:00.000Z');
+    expect(r.stdout).toContain('prov-dirty:wmrl seed 1: commit b2b2b2b, DIRTY (uncommitted changes);');
+    expect(r.stdout).toMatch(/^WARNING: 1 of 2 run\(s\) started from a dirty tree/m);
+    expect(r.stdout).toMatch(/^WARNING: the runs come from 2 different commits: a1a1a1a, b2b2b2b$/m);
+  });
+
+  it('--same lists them too; a run file older than provenance says so', () => {
+    const r = same(clean, old);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^same: 1 run file/);
+    expect(r.stdout).toMatch(/prov-old\/runs\/wmrl-seed1\.json: no provenance \(the run file predates it\)$/m);
+    expect(r.stdout).toMatch(/^WARNING: 1 of 2 run\(s\) have no known commit/m);
+  });
+
+  it('a provenance the runners do not write is named, not read as none', () => {
+    const bad = folder('prov-bad', { 'wmrl-seed1.json': { ...wmrl, provenance: { commit: 7 } } });
+    const r = same(bad, old);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^compare: .*prov-bad\/runs\/wmrl-seed1\.json: its provenance is not one the runners write/);
+  });
+});

@@ -86,5 +86,13 @@ describe('the robot table', () => {
     const md = robotTableMarkdown(runs, 'npm run experiment -- --domain robot');
     expect(md).toMatch(/\| robot-wmrl \| 3 \| [\d.]+ \[[\d.-]+, [\d.-]+\] \|.*\| 41\.2 \(Table 3\) \|/);
     expect(md).toMatch(/\| R6 \| robot-progress-only - robot-sft \| 0 \| - \| - \| - \| not run \|/);
+    // run files without provenance (those committed before it) give no source line
+    expect(md).not.toMatch(/^Source:/m);
+  });
+
+  it('the markdown names the commits the runs ran and warns of a dirty tree, under the command', () => {
+    const provenance = (dirty: boolean) => ({ commit: 'c'.repeat(40), dirty, gitError: null, toolkitHash: 'd'.repeat(64), startedAt: '2026-02-01T10:00:00.000Z', finishedAt: '2026-02-01T11:00:00.000Z' });
+    const runs = [1, 2].map((s) => ({ ...run('robot-wmrl', s, [50, 240], [3, 60]), provenance: provenance(s === 2) }));
+    expect(robotTableMarkdown(runs, 'npm run experiment -- --domain robot')).toMatch(/file\(s\) by `npm run experiment -- --domain robot`\. Plan: .*\nSource: commit ccccccc \(2 runs\)\. \*\*Warning: 1 run started from a dirty tree/);
   });
 });
