@@ -2,8 +2,9 @@
 // regression over bins rather than points, with a warm-up and a refit cadence counted in pairs.
 //
 //   fit        equal-width bins on [0, 1]; per populated bin the mean s, the mean y and the count;
-//              pool-adjacent-violators over the bin means weighted by the counts; linear
-//              interpolation between bin centres, constant beyond; no fit from fewer than 2 bins
+//              pool-adjacent-violators over the bin means weighted by the counts; each populated
+//              bin is a knot at its mean s (not its centre), pooled bins keeping their own knots;
+//              linear between knots, constant beyond; no fit from fewer than 2 bins
 //   schedule   the identity until `minPairs` pairs; then a refit whenever `refitEvery` pairs have
 //              arrived since the last fit; a FIFO buffer of at most `cap` pairs, so old pairs age out
 //

@@ -18,7 +18,7 @@ describe('the binned fit', () => {
     expect(binOf(7, 10)).toBe(9);
   });
 
-  it('pools bin means by count-weighted PAV and interpolates between bin centres', () => {
+  it('pools bin means by count-weighted PAV and interpolates between the knots', () => {
     // bin 0: s 0.05 (y 0.5, 0.3); bin 5: s 0.55 (y 0.1); bin 9: s 0.95 (y 0.9)
     const f = fitBinnedIsotonic([0.05, 0.05, 0.55, 0.95], [0.5, 0.3, 0.1, 0.9], 10)!;
     // bins 0 and 5 violate: pooled (2 * 0.4 + 1 * 0.1) / 3 = 0.3
@@ -26,9 +26,20 @@ describe('the binned fit', () => {
     expect(f.knots.y[0]).toBeCloseTo(0.3, 12);
     expect(f.knots.y[1]).toBeCloseTo(0.3, 12);
     expect(f.knots.y[2]).toBeCloseTo(0.9, 12);
-    expect(f.predict(0)).toBeCloseTo(0.3, 12); // constant beyond the first centre
+    expect(f.predict(0)).toBeCloseTo(0.3, 12); // constant beyond the first knot
     expect(f.predict(0.75)).toBeCloseTo(0.6, 12);
     expect(f.predict(1)).toBeCloseTo(0.9, 12);
+  });
+
+  it("puts each bin's knot at its mean score, not its centre, as the authors' code does", () => {
+    // bin 0 holds s 0.01 and 0.03 (mean 0.02, centre 0.05); bin 8 holds s 0.81 (centre 0.85)
+    const f = fitBinnedIsotonic([0.01, 0.03, 0.81], [0.2, 0.4, 0.7], 10)!;
+    expect(f.knots.x[0]).toBeCloseTo(0.02, 12);
+    expect(f.knots.x[1]).toBeCloseTo(0.81, 12);
+    expect(f.knots.y[0]).toBeCloseTo(0.3, 12);
+    // halfway between the two mean scores, halfway between the two values
+    expect(f.predict(0.415)).toBeCloseTo(0.5, 12);
+    expect(f.predict(0.05)).toBeGreaterThan(0.3);
   });
 
   it('gives no fit from a single populated bin', () => {
