@@ -3,6 +3,7 @@
 // 40 steps: paper-wmrl, the three controls a reviewer asks for first (its anchors alone, the lookup in
 // the world model's place, all-real GRPO at its compute) and all-real GRPO. The primary test stands
 // alone (two-sided, 5%); the secondary family is Holm-corrected over its four tests at a familywise 5%.
+// The gap's slope (S4) is also read off a summary's curve, for the page: main-v3's trend, which this plan follows up.
 import { curveRows, pairedComparison, type CurveRow, type MetricKey, type PairedComparison } from './aggregate.ts';
 import { NON_INFERIORITY_MARGIN } from './claims.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
@@ -44,6 +45,14 @@ export const CONTROLS_TESTS: readonly ControlsTest[] = [
   { id: 'S4', family: 'secondary', a: 'paper-wmrl', b: 'paper-grpo-all-real', measure: 'gap-slope', kind: 'two-sided', statement: 'the WMRL - GRPO gap changes along training (points per 5 steps)' },
 ];
 
+/** The least-squares slope of y on x (at least two distinct x). */
+function slope(pts: readonly { x: number; y: number }[]): number {
+  const mx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
+  const my = pts.reduce((s, p) => s + p.y, 0) / pts.length;
+  const sxx = pts.reduce((s, p) => s + (p.x - mx) ** 2, 0);
+  return pts.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0) / sxx;
+}
+
 /** Per seed, the least-squares slope of (a - b) held-out x100 over the checkpoints both runs share, per CONTROLS_EVAL_EVERY steps. */
 export function gapSlopes(runs: readonly RunResult[], a: string, b: string): { seeds: number[]; perSeed: number[] } {
   const curve = (preset: string, seed: number) => runs.find((r) => r.preset === preset && r.seed === seed && r.status === 'ok')?.curve;
@@ -57,13 +66,37 @@ export function gapSlopes(runs: readonly RunResult[], a: string, b: string): { s
       return q ? [{ x: p.step / CONTROLS_EVAL_EVERY, y: 100 * (p.avgAtK - q.avgAtK) }] : [];
     });
     if (pts.length < 2) continue;
-    const mx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
-    const my = pts.reduce((s, p) => s + p.y, 0) / pts.length;
-    const sxx = pts.reduce((s, p) => s + (p.x - mx) ** 2, 0);
     out.seeds.push(seed);
-    out.perSeed.push(pts.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0) / sxx);
+    out.perSeed.push(slope(pts));
   }
   return out;
+}
+
+export interface CurveGapTrend {
+  /** The checkpoints after training began (step 0, the shared SFT policy, left out). */
+  steps: number[];
+  /** a - b held-out x100 at each: the paired mean, since both rows have the same seeds there. */
+  gap: number[];
+  /** Per CONTROLS_EVAL_EVERY steps: the slope of the gap (the mean of gapSlopes' per-seed slopes) and of each row. */
+  gapSlope: number;
+  slopeA: number;
+  slopeB: number;
+}
+
+/**
+ * The gap's trend from a summary's curve rows (means over seeds per step), for a page that has no run
+ * files: the same figures as gapSlopes' mean, because a least-squares slope is linear in the values.
+ * Null unless both rows have the same seed count at at least two shared checkpoints after step 0.
+ */
+export function curveGapTrend(rows: readonly CurveRow[], a: string, b: string): CurveGapTrend | null {
+  const ra = rows.filter((r) => r.preset === a && r.step > 0).sort((x, y) => x.step - y.step);
+  const pairs = ra.flatMap((p) => {
+    const q = rows.find((r) => r.preset === b && r.step === p.step);
+    return q && q.heldOut.n === p.heldOut.n ? [{ step: p.step, a: p.heldOut.mean, b: q.heldOut.mean }] : [];
+  });
+  if (pairs.length < 2) return null;
+  const along = (y: (p: (typeof pairs)[number]) => number) => slope(pairs.map((p) => ({ x: p.step / CONTROLS_EVAL_EVERY, y: y(p) })));
+  return { steps: pairs.map((p) => p.step), gap: pairs.map((p) => p.a - p.b), gapSlope: along((p) => p.a - p.b), slopeA: along((p) => p.a), slopeB: along((p) => p.b) };
 }
 
 /**

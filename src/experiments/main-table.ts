@@ -199,6 +199,20 @@ export interface AmortisedRatio {
   sharePerRun: number[];
 }
 
+/** Per seed with both runs: each run's training busy seconds and the build's, each build execution priced at what one execution cost in that seed's run of `a`. */
+function busyWithBuild(runs: readonly RunResult[], build: Omit<WorldModelBuildCost, 'amortisedOver'>, a: string, b: string): { seed: number; a: number; b: number; build: number }[] {
+  const find = (preset: string, seed: number) => runs.find((r) => r.preset === preset && r.seed === seed && r.status === 'ok' && r.training);
+  const out: { seed: number; a: number; b: number; build: number }[] = [];
+  for (const seed of [...new Set(runs.map((r) => r.seed))].sort((x, y) => x - y)) {
+    const ra = find(a, seed)?.training;
+    const rb = find(b, seed)?.training;
+    if (!ra || !rb || ra.counts.executions === 0) continue;
+    const perExecution = ((ra.busyMs.sandbox ?? 0) + (ra.busyMs.sandboxStart ?? 0)) / 1000 / ra.counts.executions;
+    out.push({ seed, a: ra.totalBusyMs / 1000, b: rb.totalBusyMs / 1000, build: build.executions * perExecution + build.trainingSeconds });
+  }
+  return out;
+}
+
 /**
  * Claim 1 with the world model's own cost: each of the build's executions is priced at what one
  * execution cost in that seed's all-real run (its sandbox and start-up busy seconds over its
@@ -206,21 +220,75 @@ export interface AmortisedRatio {
  * the world model's training, shared over `amortisedOver` runs. Descriptive: no test.
  */
 export function amortisedComputeRatio(runs: readonly RunResult[], build: WorldModelBuildCost, a = 'paper-grpo-all-real', b = 'paper-wmrl', level = 0.95): AmortisedRatio {
-  const find = (preset: string, seed: number) => runs.find((r) => r.preset === preset && r.seed === seed && r.status === 'ok' && r.training);
   const seeds: number[] = [];
   const perSeed: number[] = [];
   const sharePerRun: number[] = [];
-  for (const seed of [...new Set(runs.map((r) => r.seed))].sort((x, y) => x - y)) {
-    const ra = find(a, seed)?.training;
-    const rb = find(b, seed)?.training;
-    if (!ra || !rb || ra.counts.executions === 0) continue;
-    const perExecution = ((ra.busyMs.sandbox ?? 0) + (ra.busyMs.sandboxStart ?? 0)) / 1000 / ra.counts.executions;
-    const share = (build.executions * perExecution + build.trainingSeconds) / build.amortisedOver;
-    seeds.push(seed);
+  for (const x of busyWithBuild(runs, build, a, b)) {
+    const share = x.build / build.amortisedOver;
+    seeds.push(x.seed);
     sharePerRun.push(share);
-    perSeed.push(ra.totalBusyMs / 1000 / (rb.totalBusyMs / 1000 + share));
+    perSeed.push(x.a / (x.b + share));
   }
   return { seeds, perSeed, interval: perSeed.length > 0 ? tInterval(perSeed, level) : null, sharePerRun };
+}
+
+export interface BreakEven {
+  seeds: number[];
+  /**
+   * Per seed, the runs the world model's build must be shared over before b plus its share of the build
+   * costs less busy time than a: build / (a - b). Infinity where b is not cheaper than a (it never pays back).
+   */
+  perSeed: number[];
+  /** Over the seeds; null when there are none or some seed never pays back. */
+  interval: MeanInterval | null;
+}
+
+const breakEven = (seeds: number[], perSeed: number[], level: number): BreakEven => ({
+  seeds, perSeed, interval: perSeed.length > 0 && perSeed.every(Number.isFinite) ? tInterval(perSeed, level) : null,
+});
+
+/**
+ * Claim 1's price in runs rather than at a chosen run count: how many runs must share the world
+ * model's build (priced as in amortisedComputeRatio) before WMRL with its share costs less busy time
+ * than all-real GRPO. Descriptive: no test.
+ */
+export function breakEvenRuns(runs: readonly RunResult[], build: Omit<WorldModelBuildCost, 'amortisedOver'>, a = 'paper-grpo-all-real', b = 'paper-wmrl', level = 0.95): BreakEven {
+  const rows = busyWithBuild(runs, build, a, b);
+  return breakEven(rows.map((x) => x.seed), rows.map((x) => (x.a > x.b ? x.build / (x.a - x.b) : Number.POSITIVE_INFINITY)), level);
+}
+
+/**
+ * The same break-even from a summary, which keeps ratios, not busy seconds: per seed the plain ratio
+ * r = a / b (test A1) and the amortised one q = a / (b + build / over) give build = over (a / q - b) and
+ * a - b = b (r - 1), so the break-even is over (r / q - 1) / (r - 1). The page has only the summary.
+ */
+export function breakEvenFromRatios(plain: Pick<PairedComparison, 'seeds' | 'perSeed'>, amortised: Pick<AmortisedRatio, 'seeds' | 'perSeed'>, over = AMORTISED_OVER, level = 0.95): BreakEven {
+  const seeds: number[] = [];
+  const perSeed: number[] = [];
+  amortised.seeds.forEach((seed, i) => {
+    const j = plain.seeds.indexOf(seed);
+    if (j < 0) return;
+    const r = plain.perSeed[j];
+    const q = amortised.perSeed[i];
+    seeds.push(seed);
+    perSeed.push(r > 1 ? (over * (r / q - 1)) / (r - 1) : Number.POSITIVE_INFINITY);
+  });
+  return breakEven(seeds, perSeed, level);
+}
+
+/**
+ * Claim 4's comparator against the small SFT policy, seed by seed, from the decided tests alone: A8
+ * (paper-wmrl - sft) minus A6 (paper-wmrl - sft-larger) is sft-larger - sft, since both read
+ * paper-wmrl's same value. Null when either test has no seeds.
+ */
+export function largerSftAgainstSft(decided: readonly DecidedTest[], level = 0.95): { seeds: number[]; perSeed: number[]; interval: MeanInterval } | null {
+  const a6 = decided.find((t) => t.a === 'paper-wmrl' && t.b === LARGER_SFT_PRESET)?.comparison;
+  const a8 = decided.find((t) => t.a === 'paper-wmrl' && t.b === SFT_PRESET)?.comparison;
+  if (!a6 || !a8) return null;
+  const seeds = a8.seeds.filter((s) => a6.seeds.includes(s));
+  if (seeds.length === 0) return null;
+  const perSeed = seeds.map((s) => a8.perSeed[a8.seeds.indexOf(s)] - a6.perSeed[a6.seeds.indexOf(s)]);
+  return { seeds, perSeed, interval: tInterval(perSeed, level) };
 }
 
 export interface PrimaryDetectable { seeds: number; pilotSd: number; atPilotSd: number; measuredSd: number | null; atMeasuredSd: number | null }

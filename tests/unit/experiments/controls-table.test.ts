@@ -2,7 +2,8 @@
 // two-sided and alone, the secondary four Holm-corrected together, the non-inferiority p on the scale
 // of main-v3's interval rule, and the per-seed slope of the WMRL - GRPO gap.
 import { describe, expect, it } from 'vitest';
-import { CONTROLS_ROWS, CONTROLS_TESTS, decideControls, gapSlopes, nonInferiorityP, plannedDetectable } from '../../../src/experiments/controls-table';
+import { CONTROLS_ROWS, CONTROLS_TESTS, curveGapTrend, decideControls, gapSlopes, nonInferiorityP, plannedDetectable } from '../../../src/experiments/controls-table';
+import { curveRows } from '../../../src/experiments/aggregate';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
 import { tInterval } from '../../../src/experiments/interval';
 import { controlsSection, renderReport } from '../../../src/experiments/report';
@@ -81,6 +82,22 @@ describe('the controls plan', () => {
     expect(g.seeds).toEqual([1, 2, 3]);
     g.perSeed.forEach((v, i) => expect(v).toBeCloseTo(-(i + 1), 9));
     expect(decided([...grpo, ...wmrl], 'S4').interval!.mean).toBeCloseTo(-2, 9);
+  });
+
+  it("the gap's trend from a summary's curve (means over seeds): the per-seed slopes' mean, each checkpoint's paired gap, each row's climb", () => {
+    const grpo = [1, 2, 3].map((s) => trained('paper-grpo-all-real', s, [50, 52, 54, 56, 58, 60, 62, 64].map((v) => v + s)));
+    const wmrl = [1, 2, 3].map((s) => trained('paper-wmrl', s, [56, 56, 57, 57, 58, 58, 59, 59].map((v, k) => v - s * (k % 3))));
+    const runs = [...grpo, ...wmrl];
+    const t = curveGapTrend(curveRows(runs, []), 'paper-wmrl', 'paper-grpo-all-real')!;
+    expect(t.steps).toEqual([5, 10, 15, 20, 25, 30, 35, 40]);
+    const slopes = gapSlopes(runs, 'paper-wmrl', 'paper-grpo-all-real').perSeed;
+    expect(t.gapSlope).toBeCloseTo(slopes.reduce((a, b) => a + b, 0) / slopes.length, 9);
+    // after step 5: wmrl 56 - (0) on every seed, grpo 50 + s: paired mean 56 - 52
+    expect(t.gap[0]).toBeCloseTo(4, 9);
+    expect(t.slopeB).toBeCloseTo(2, 9);
+    expect(t.gapSlope).toBeCloseTo(t.slopeA - t.slopeB, 9);
+    // a row with other seeds at a checkpoint is not paired with it; one checkpoint is no trend
+    expect(curveGapTrend(curveRows([...runs, trained('paper-wmrl', 4, flat(50))], []), 'paper-wmrl', 'paper-grpo-all-real')).toBeNull();
   });
 
   it('is what the report shows under --plan controls-40, and never the main table', () => {

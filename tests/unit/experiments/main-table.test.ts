@@ -1,10 +1,11 @@
 // The main table's plan, decided: the primary non-inferiority test alone, families A and B each
 // Holm-corrected, the SFT row read on its one evaluation, and the amortised compute ratio.
 import { describe, expect, it } from 'vitest';
-import { amortisedComputeRatio, decideMainTable, familyDetectable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, primaryCurveRows, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table';
+import { amortisedComputeRatio, breakEvenFromRatios, breakEvenRuns, decideMainTable, largerSftAgainstSft, familyDetectable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, primaryCurveRows, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
 import { mainTableSection, renderReport } from '../../../src/experiments/report';
 import { minimumDetectableDifference } from '../../../src/experiments/power';
+import { pairedComparison } from '../../../src/experiments/aggregate';
 import type { RunResult } from '../../../src/experiments/run-result';
 import { cost, evaluation, run } from './run-fixtures';
 
@@ -137,6 +138,48 @@ describe('the main table, decided by its plan', () => {
     const many = amortisedComputeRatio(runs, { executions: 3595, trainingSeconds: 600, amortisedOver: 1000 });
     expect(many.perSeed[0]).toBeGreaterThan(r.perSeed[0]);
     expect(many.perSeed[0]).toBeLessThan(1000 / 200);
+  });
+
+  it("the break-even: the runs the world model's build must be shared over before WMRL with its share costs less than all-real GRPO", () => {
+    const build = { executions: 3595, trainingSeconds: 600 };
+    const runs = [
+      trained('paper-grpo-all-real', 1, [50, 50, 50, 50], 1000, 100, 500), trained('paper-wmrl', 1, [50, 50, 50, 50], 200),
+      trained('paper-grpo-all-real', 2, [50, 50, 50, 50], 900, 100, 300), trained('paper-wmrl', 2, [50, 50, 50, 50], 250),
+    ];
+    const b = breakEvenRuns(runs, build);
+    // seed 1: 5 s an execution, (3595 x 5 + 600) / (1000 - 200) = 23.22 runs; seed 2: 3 s, 11385 / 650
+    expect(b.seeds).toEqual([1, 2]);
+    expect(b.perSeed[0]).toBeCloseTo(18575 / 800, 9);
+    expect(b.perSeed[1]).toBeCloseTo(11385 / 650, 9);
+    expect(b.interval!.mean).toBeCloseTo((18575 / 800 + 11385 / 650) / 2, 9);
+    // shared over exactly that many runs, the amortised ratio is 1: the two cost the same
+    const at = amortisedComputeRatio(runs.slice(0, 2), { ...build, amortisedOver: b.perSeed[0] });
+    expect(at.perSeed[0]).toBeCloseTo(1, 9);
+    // the page has ratios only (A1 and the amortised ratio at 10 runs): it finds the same figures
+    const plain = pairedComparison(runs, 'paper-grpo-all-real', 'paper-wmrl', 'busyTotal', 'ratio');
+    const fromRatios = breakEvenFromRatios(plain, amortisedComputeRatio(runs, { ...build, amortisedOver: 10 }), 10);
+    expect(fromRatios.seeds).toEqual([1, 2]);
+    fromRatios.perSeed.forEach((x, i) => expect(x).toBeCloseTo(b.perSeed[i], 9));
+    // a seed where WMRL is not cheaper never pays back, and the mean then says nothing
+    const never = breakEvenRuns([...runs, trained('paper-grpo-all-real', 3, [50, 50, 50, 50], 200, 100, 100), trained('paper-wmrl', 3, [50, 50, 50, 50], 250)], build);
+    expect(never.perSeed[2]).toBe(Number.POSITIVE_INFINITY);
+    expect(never.interval).toBeNull();
+  });
+
+  it("claim 4's comparator against the small SFT policy, from A8 and A6 alone, is sft-larger - sft seed by seed", () => {
+    const seeds = [1, 2, 3, 4];
+    const runs = [
+      ...seeds.map((s) => trained('paper-wmrl', s, [50, 52, 54, 50 + s])),
+      ...seeds.map((s) => run('sft', s, 0.45 + s / 100, null)),
+      ...seeds.map((s) => run('sft-larger', s, 0.44 - s / 200, null)),
+    ];
+    const c = largerSftAgainstSft(decideMainTable(runs))!;
+    const direct = pairedComparison(runs, 'sft-larger', 'sft', 'heldOut', 'difference');
+    expect(c.seeds).toEqual(direct.seeds);
+    c.perSeed.forEach((x, i) => expect(x).toBeCloseTo(direct.perSeed[i], 9));
+    expect(c.interval.mean).toBeCloseTo(direct.interval!.mean, 9);
+    // without the larger policy's row there is nothing to say
+    expect(largerSftAgainstSft(decideMainTable(runs.filter((r) => r.preset !== 'sft-larger')))).toBeNull();
   });
 
   it('the report section carries the verdicts, the Holm p and the paper beside ours', () => {
