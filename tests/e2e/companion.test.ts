@@ -152,12 +152,16 @@ describe('the paper, live (#/paper)', () => {
       expect(listed, t.id).toBe(t.verdict !== 'holds' && t.comparison.interval ? 1 : 0);
       if (listed) expect((await plan.locator(`[data-shortfall=${t.id}]`).textContent())!.replace(/\s+/g, ' ')).toContain(`${t.comparison.interval.mean.toFixed(t.metric === 'meanAuthorsWeight' ? 3 : 2)} measured, ${t.verdict}`);
     }
-    // claim 1's compute ratio (test A1) and its amortised form, as the README quotes them
+    // claim 1's compute ratio (test A1) and the world model's build priced in runs, as the README quotes them
     const a1 = (await plan.locator('tr[data-test=A1] td').allTextContents())[3];
     expect(prose).toContain(`All-real GRPO used ${a1.replace(' [', 'x [')} WMRL's training busy time`);
-    const amortised = (await text(page, 'plan-amortised')).replace(/\s+/g, ' ').match(/ratio is ([\d.]+ \[[^\]]+\])×/)?.[1];
-    expect(amortised).toBeDefined();
-    expect(prose).toContain(`shared over 10 runs the ratio is ${amortised!.replace(' [', 'x [')}`);
+    const breakEven = (await text(page, 'plan-break-even')).replace(/\s+/g, ' ').match(/shared over more than (\S+ \[[^\]]+\] runs \(per seed [\d.]+ to [\d.]+)/)?.[1];
+    expect(breakEven).toBeDefined();
+    expect(prose).toContain(`shared over more than ${breakEven}`);
+    // beside the verdict, the gap's trend along training and claim 4's weaker comparator, as the README quotes them
+    expect(prose).toContain(`WMRL minus all-real GRPO is ${(await text(page, 'plan-trend-gaps')).replace(/, (\S+)$/, ' and $1')} after steps`);
+    expect(await text(page, 'plan-trend-slope')).toMatch(/^-\d+\.\d{2}$/);
+    expect(prose).toContain(`scores below the small one, ${await text(page, 'plan-claim4-gap')} paired by seed`);
     // claim 1's compute measured alone: the rerun folder's summary (experiment --rerun-of results/main-v3), shown beside the table's
     const alone = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../results/main-v3-compute/summary.json'), 'utf8')).rerunOf;
     const ai = alone.compute.alone.interval;
@@ -249,6 +253,9 @@ describe('the paper, live (#/paper)', () => {
     expect(await text(page, 'overview-paper-wmrl')).toBe(readme.match(/\| WMRL \| [^|]+ \| ([^|]+) \|/)?.[1].trim());
     expect(await text(page, 'overview-paper-grpo-all-real')).toBe(readme.match(/\| all-real GRPO \| [^|]+ \| ([^|]+) \|/)?.[1].trim());
     expect(await text(page, 'overview-verdict')).toMatch(/^By the plan's primary test WMRL is not worse than all-real GRPO by 5 points \(WMRL minus all-real GRPO -?\d+\.\d{2} \[[^\]]+\], final\)/);
+    // the trend beside it, with the first and last checkpoint's gap as the README quotes them
+    const [first, last] = (await text(page, 'overview-verdict')).match(/the gap goes from ([+-][\d.]+) after step 5 to ([+-][\d.]+) after step 20/)!.slice(1);
+    expect(readme).toMatch(new RegExp(`WMRL minus all-real GRPO is \\${first}, .* and \\${last} after steps 5,`));
     expect(await text(page, 'overview-times')).toMatch(/#\/train/);
     await page.close();
   });

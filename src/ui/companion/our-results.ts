@@ -5,7 +5,8 @@ import type { ClaimResult } from '../../experiments/claims';
 import type { MeanInterval } from '../../experiments/interval';
 import { decidedDigits } from '../../experiments/report';
 import type { RerunComparison } from '../../experiments/rerun';
-import { familyDetectable, mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type DecidedTest, type PrimaryDetectable, type RowProgress, type TestDetectable } from '../../experiments/main-table';
+import { curveGapTrend, type CurveGapTrend } from '../../experiments/controls-table';
+import { breakEvenFromRatios, familyDetectable, largerSftAgainstSft, mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type BreakEven, type DecidedTest, type PrimaryDetectable, type RowProgress, type TestDetectable } from '../../experiments/main-table';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';
@@ -68,6 +69,9 @@ export function formatInterval(m: MeanInterval | null, digits = 1): string {
   if (m.low === null || m.high === null) return m.mean.toFixed(digits);
   return `${m.mean.toFixed(digits)} [${m.low.toFixed(digits)}, ${m.high.toFixed(digits)}]`;
 }
+
+/** A change with its sign, as the README writes one: "+3.61", "-4.65". */
+export const formatSigned = (x: number, digits = 2): string => `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
 
 /** A row's seeds against its plan: the count once it is done, else "6 of 10", so that an unfinished row shows as one. */
 export const finishedOfPlanned = (r: Pick<RowProgress, 'done' | 'planned'>): string =>
@@ -156,6 +160,12 @@ export interface PlanView {
   runsDone: number;
   runsPlanned: number;
   amortised: AmortisedRatio | null;
+  /** Runs the world model's build must be shared over before WMRL with its share is cheaper than all-real GRPO, from A1 and the amortised ratio. */
+  breakEven: BreakEven | null;
+  /** The primary pair's gap along training, from the curve's means (descriptive, found after the fact); null without a curve. */
+  gapTrend: CurveGapTrend | null;
+  /** Claim 4's comparator minus the small SFT policy, seed by seed (A8 - A6); null when either test has not run. */
+  largerSft: ReturnType<typeof largerSftAgainstSft>;
   /** The primary test's minimum detectable difference at its planned seeds: at the pilot's SD (the plan's figure) and at the SD measured so far. */
   detectable: PrimaryDetectable;
   /** Beside each of `tests`: what it can detect at its planned seeds when it is not yet decided (null otherwise). */
@@ -188,6 +198,8 @@ export function planView(summary: ExperimentSummary): PlanView | null {
   const progress = summary.mainTableProgress ?? [];
   const counts = progressCounts(progress);
   const familyA = decided.find((t) => t.family === 'A');
+  // claim 1's compute test: all-real GRPO over WMRL, total busy time, as the amortised ratio pairs them
+  const a1 = decided.find((t) => t.id === 'A1');
   const tests = decided.filter((t) => t.family !== 'primary');
   const testsDetectable = tests.map((t) => familyDetectable(t, decided));
   return {
@@ -200,6 +212,9 @@ export function planView(summary: ExperimentSummary): PlanView | null {
     runsDone: counts.done,
     runsPlanned: counts.planned,
     amortised: summary.mainTableAmortisedRatio ?? null,
+    breakEven: a1 && summary.mainTableAmortisedRatio ? breakEvenFromRatios(a1.comparison, summary.mainTableAmortisedRatio) : null,
+    gapTrend: curveGapTrend(summary.curve ?? [], primary.a, primary.b),
+    largerSft: largerSftAgainstSft(decided),
     detectable: primaryDetectable(primary),
     testsDetectable,
     shortfalls: shortfalls(primary, tests, testsDetectable),

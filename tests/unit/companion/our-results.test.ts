@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { claimsRan, curveLines, defaultEntry, finishedOfPlanned, formatInterval, ourRows, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
-import { decideMainTable, MAIN_TABLE_ROWS, mainTableProgress } from '../../../src/experiments/main-table';
+import { claimsRan, curveLines, defaultEntry, finishedOfPlanned, formatInterval, formatSigned, ourRows, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
+import { decideMainTable, largerSftAgainstSft, MAIN_TABLE_ROWS, mainTableProgress } from '../../../src/experiments/main-table';
+import { curveRows } from '../../../src/experiments/aggregate';
+import { curveGapTrend } from '../../../src/experiments/controls-table';
 import { evaluateClaims } from '../../../src/experiments/claims';
 import { evaluation, run } from '../experiments/run-fixtures';
 
@@ -95,6 +97,30 @@ describe("the companion's table of our results", () => {
     const whole = planView({ ...base, mainTable: decideMainTable(all), mainTableProgress: mainTableProgress(all) })!;
     expect(whole.complete).toBe(true);
     expect([whole.primaryAwaits, whole.familyAAwaits]).toEqual([[], []]);
+  });
+
+  it("says beside the verdict what the summary also gives: the primary gap's trend (its curve), claim 4's comparator (A8 - A6)", () => {
+    const base: ExperimentSummary = { format: 'wmrl-experiment-summary', version: 1, command: '', presets: [] };
+    const seeds = [3, 4, 5];
+    const runs = [
+      ...seeds.map((s) => trained('paper-grpo-all-real', s, 0.5)),
+      ...seeds.map((s) => trained('paper-wmrl', s, 0.55)),
+      ...seeds.map((s) => run('sft', s, 0.45, null)),
+      ...seeds.map((s) => run('sft-larger', s, 0.42 + s / 1000, null)),
+    ];
+    // WMRL's lead shrinks by 2 points per checkpoint
+    for (const r of runs.filter((x) => x.preset === 'paper-wmrl')) r.curve = r.curve!.map((p, k) => ({ ...p, avgAtK: 0.55 - 0.02 * k }));
+    const table = decideMainTable(runs);
+    const curve = curveRows(runs, ['paper-grpo-all-real', 'paper-wmrl']);
+    const v = planView({ ...base, mainTable: table, mainTableProgress: mainTableProgress(runs), curve })!;
+    expect(v.gapTrend).toEqual(curveGapTrend(curve, 'paper-wmrl', 'paper-grpo-all-real'));
+    expect(v.gapTrend!.gap.map((x) => formatSigned(x))).toEqual(['+5.00', '+3.00', '+1.00', '-1.00']);
+    expect(v.gapTrend!.gapSlope).toBeCloseTo(-2, 9);
+    expect(v.largerSft).toEqual(largerSftAgainstSft(table));
+    expect(v.largerSft!.interval.mean).toBeCloseTo(-3 + 4 / 10, 9);
+    // no amortised ratio in the summary: no break-even; no curve: no trend
+    expect(v.breakEven).toBeNull();
+    expect(planView({ ...base, mainTable: table, mainTableProgress: mainTableProgress(runs) })!.gapTrend).toBeNull();
   });
 
   it("lists what the table falls short of: the claims' tests that ran and do not hold, with what each detects", () => {

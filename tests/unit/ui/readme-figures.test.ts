@@ -7,15 +7,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyFigures, worldModelFigures, type ModelsManifest } from '../../../src/ui/components/model-figures';
-import { defaultEntry, finishedOfPlanned, formatInterval, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
+import { defaultEntry, finishedOfPlanned, formatInterval, formatSigned, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
 import { PAPER_COUNTERPART } from '../../../src/ui/companion/paper-results';
 import { runScale } from '../../../src/ui/companion/side-by-side';
-import { METRICS, type MetricKey } from '../../../src/experiments/aggregate';
 import { LARGER_SFT_PRESET } from '../../../src/experiments/claims';
 import type { MeanInterval } from '../../../src/experiments/interval';
-import { AMORTISED_OVER, formatP, seedSpan, WORLD_MODEL_EXECUTIONS } from '../../../src/experiments/main-table';
+import { breakEvenRuns, formatP, seedSpan, WORLD_MODEL_EXECUTIONS } from '../../../src/experiments/main-table';
+import { CONTROLS_EVAL_EVERY, gapSlopes } from '../../../src/experiments/controls-table';
+import { METRICS, pairedComparison, type MetricKey } from '../../../src/experiments/aggregate';
+import { tInterval } from '../../../src/experiments/interval';
 import { decidedDigits } from '../../../src/experiments/report';
-import { SFT_PRESET } from '../../../src/experiments/run-result';
+import { SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
 import type { RobotTableSummary } from '../../../src/experiments/robot-table';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -41,6 +43,13 @@ function shownSummary(): { name: string; summary: ExperimentSummary } {
   return { name: entry!.name, summary: JSON.parse(readFileSync(resolve(dir, entry!.name, 'summary.json'), 'utf8')) as ExperimentSummary };
 }
 
+/** The shown table's run files, with the larger SFT policy's rows brought in as sft-larger (as --larger-sft does). */
+function shownRuns(name: string): RunResult[] {
+  const read = (dir: string) => readdirSync(resolve(root, dir)).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(resolve(root, dir, f), 'utf8')) as RunResult);
+  const larger = read('results/claim4-medium-v3/runs').filter((r) => r.preset === SFT_PRESET).map((r) => ({ ...r, preset: LARGER_SFT_PRESET }));
+  return [...read(`results/${name}/runs`), ...larger];
+}
+
 // The README's row labels, as the plan's presets.
 const README_ROWS: Record<string, string> = {
   'SFT policy (no RL)': SFT_PRESET,
@@ -51,7 +60,7 @@ const README_ROWS: Record<string, string> = {
   'ablation: debiasing only': 'paper-ablation-debias-only',
   WMRL: 'paper-wmrl',
   'WMRL + free verifier (ours)': 'wmrl-static',
-  'larger SFT policy, 3.1x (no RL)': LARGER_SFT_PRESET,
+  'larger SFT policy, 3.03x (no RL)': LARGER_SFT_PRESET,
 };
 
 /** A held-out cell at the summary's precision; a dash where the row has no such figure (no run, or no checkpoints). */
@@ -122,7 +131,7 @@ describe('the figures the README quotes are the ones the page prints from the co
     expect(planned('wmrl-static').length).toBe(Number(familyB));
   });
 
-  it('section 6: the primary test, what it can detect, and the compute ratio of A1 with its amortised form', () => {
+  it('section 6: the primary test, what it can detect, and the compute ratio of A1', () => {
     const { summary } = shownSummary();
     const plan = planView(summary)!;
     const [finality, interval, seeds, verdict, finalityAgain] = quoted(
@@ -139,10 +148,64 @@ describe('the figures the README quotes are the ones the page prints from the co
     const a1 = plan.tests.find((t) => t.id === 'A1')!;
     const [ratio, ratioInterval, holm, a1Verdict] = quoted(/All-real GRPO used ([\d.]+)x (\[[^\]]+\]) WMRL's training busy time \(the paper: about 3x\), Holm p ([^,]+), (\w+)\./);
     expect({ ratio: `${ratio} ${ratioInterval}`, holm, a1Verdict }).toEqual({ ratio: formatInterval(a1.comparison.interval, decidedDigits(a1.metric)), holm: formatP(a1.pHolm), a1Verdict: a1.verdict });
-    const [executions, over, amortised, amortisedInterval] = quoted(/With the world model's own build \(([\d,]+) executions and its training\) shared over (\d+) runs the ratio is ([\d.]+)x (\[[^\]]+\])/);
-    expect({ executions, over, amortised: `${amortised} ${amortisedInterval}` }).toEqual({
-      executions: WORLD_MODEL_EXECUTIONS.toLocaleString('en-US'), over: String(AMORTISED_OVER), amortised: formatInterval(plan.amortised!.interval, 2),
+  });
+
+  it("section 6: the world model's build priced in runs: the break-even, from the summary as the page finds it and from the run files", () => {
+    const { name, summary } = shownSummary();
+    const plan = planView(summary)!;
+    const [executions, training, interval, low, high] = quoted(
+      /The world model's own build has a price too: ([\d,]+) executions, each priced at that seed's all-real cost per execution, and (\d+) s of training\. WMRL plus its share of the build costs less busy time than all-real GRPO only once the build is shared over more than (\S+ \[[^\]]+\]) runs \(per seed ([\d.]+) to ([\d.]+)\)/,
+    );
+    // the world model's training seconds, as the experiment CLI reads them (the manifest's stage seconds)
+    const trainingSeconds = (JSON.parse(readFileSync(resolve(root, 'public/models/manifest.json'), 'utf8')) as { figures: { stageSeconds: { wm: number } } }).figures.stageSeconds.wm;
+    const b = plan.breakEven!;
+    expect({ executions, training, interval, low, high }).toEqual({
+      executions: WORLD_MODEL_EXECUTIONS.toLocaleString('en-US'), training: trainingSeconds.toFixed(0), interval: formatInterval(b.interval, 2),
+      low: Math.min(...b.perSeed).toFixed(2), high: Math.max(...b.perSeed).toFixed(2),
     });
+    // the run files give the same figures seed by seed
+    const fromRuns = breakEvenRuns(shownRuns(name), { executions: WORLD_MODEL_EXECUTIONS, trainingSeconds });
+    expect(fromRuns.seeds).toEqual(b.seeds);
+    fromRuns.perSeed.forEach((x, i) => expect(x).toBeCloseTo(b.perSeed[i], 6));
+  });
+
+  it("section 6: the primary gap's trend along training (the summary's curve, and the per-seed slopes from the run files)", () => {
+    const { name, summary } = shownSummary();
+    const plan = planView(summary)!;
+    const t = plan.gapTrend!;
+    const [gaps, steps, slope, grpo, wmrl] = quoted(
+      /Paired by seed, WMRL minus all-real GRPO is ((?:[+-][\d.]+(?:, | and ))+[+-][\d.]+) after steps ((?:\d+(?:, | and ))+\d+); its per-seed slope is (\S+ \[[^\]]+\]) points per 5 steps \(found after the fact, not a planned test\)\. All-real GRPO climbs about ([+-][\d.]+) points per 5 steps, WMRL ([+-][\d.]+)\./,
+    );
+    const list = (xs: string[]) => `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`;
+    expect({ gaps, steps, grpo, wmrl }).toEqual({ gaps: list(t.gap.map((x) => formatSigned(x))), steps: list(t.steps.map(String)), grpo: formatSigned(t.slopeB), wmrl: formatSigned(t.slopeA) });
+    expect(CONTROLS_EVAL_EVERY).toBe(5);
+    // the interval needs each seed's slope: the run files
+    const perSeed = gapSlopes(shownRuns(name), plan.primary.a, plan.primary.b);
+    expect(perSeed.seeds).toEqual(plan.primary.comparison.seeds);
+    expect(slope).toBe(formatInterval(tInterval(perSeed.perSeed), 2));
+    expect(tInterval(perSeed.perSeed).mean).toBeCloseTo(t.gapSlope, 9);
+  });
+
+  it("section 6: claim 4's comparator is weaker than the small SFT policy (the page's A8 - A6, and the run files)", () => {
+    const { name, summary } = shownSummary();
+    const plan = planView(summary)!;
+    const runs = shownRuns(name);
+    const [ratio, tableRatio, diff] = [
+      quoted(/the larger SFT policy \(([\d.]+)x the parameters, the same data and SFT steps\) scores below the small one, /)[0],
+      quoted(/\| larger SFT policy, ([\d.]+)x \(no RL\) \|/)[0],
+      quoted(/scores below the small one, (\S+ \[[^\]]+\]) paired by seed/)[0],
+    ];
+    const params = (preset: string) => {
+      const n = new Set(runs.filter((r) => r.preset === preset).map((r) => r.environment?.policy?.numParameters));
+      expect(n.size, preset).toBe(1);
+      return [...n][0]!;
+    };
+    const measured = (params(LARGER_SFT_PRESET) / params(SFT_PRESET)).toFixed(2);
+    expect({ ratio, tableRatio }).toEqual({ ratio: measured, tableRatio: measured });
+    expect(diff).toBe(formatInterval(plan.largerSft!.interval, 2));
+    const direct = pairedComparison(runs, LARGER_SFT_PRESET, SFT_PRESET, 'heldOut', 'difference');
+    expect(formatInterval(direct.interval, 2)).toBe(diff);
+    expect(direct.interval!.high).toBeLessThan(0);
   });
 
   it("section 6: claim 1's compute measured alone, from the rerun folder's summary (npm run experiment -- --rerun-of)", () => {
