@@ -10,7 +10,10 @@ import type { WorldModelInfo } from '../workers/world-model-api';
 import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate';
 import type { SamplingProgress } from '../training/ports';
 import { Trainer, compileGateVerdict, validateTrainerConfig, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
-import { RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
+import { LookupWorldModel, RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
+import type { ModelSources } from './models';
+import { LOOKUP_FILE, parseFamilyTypeLookup } from '../pipeline/family-type-lookup';
+import type { MeanLookup } from '../pipeline/mean-lookup';
 import { trackedPorts } from './progress-ports';
 import { PoolStaticVerifier } from './static-verifier';
 import { runtimeServes, startTrainerRuntime, type RuntimeOptions, type TrainerRuntime } from './trainer-runtime';
@@ -98,6 +101,12 @@ export interface TrainerSession {
   dispose(): Promise<void>;
 }
 
+/** The models folder's family x task-type lookup, for a run that scores with it; a clear error where the folder has none. */
+function lookupOf(models: ModelSources): MeanLookup {
+  if (!models.familyTypeLookup) throw new Error(`the models folder lists no ${LOOKUP_FILE}, which the lookup scorer needs (npm run wm-eval -- --write-lookup writes it)`);
+  return parseFamilyTypeLookup(models.familyTypeLookup.text, models.familyTypeLookup.path).lookup;
+}
+
 export async function createTrainer(config: TrainerConfig, options: CreateTrainerOptions = {}): Promise<TrainerSession> {
   const progress = options.progress;
   const wanted = options.checkpoint?.config ?? config;
@@ -119,7 +128,7 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
   const ports: TrainerPorts = trackedPorts(
     {
       policy: workerPolicyPort(policyHandle, policyInfo),
-      worldModel: new WorkerWorldModel(wmHandle, `${wmInfo.backend} (${wmInfo.reason})`),
+      worldModel: wanted.scorer === 'lookup' ? new LookupWorldModel(lookupOf(models)) : new WorkerWorldModel(wmHandle, `${wmInfo.backend} (${wmInfo.reason})`),
       executor,
       tasks,
       verifier,

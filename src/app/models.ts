@@ -5,6 +5,7 @@
 import { appUrl } from '../primitives/app-root.ts';
 import type { TokenizerJSON } from '../model/tokenizer';
 import { parseLadderReading, READING_FILE, type LadderReading } from '../pipeline/ladder-reading';
+import { LOOKUP_FILE } from '../pipeline/family-type-lookup';
 import {
   ModelIntegrityError,
   MODEL_REMEDY,
@@ -29,6 +30,8 @@ export interface ModelSources {
   nHeads: number;
   /** Where these came from, for the UI. */
   label: string;
+  /** The family x task-type lookup (family-type-lookup.json), checked against the manifest, where the folder lists one; its text and path, parsed where it is used. */
+  familyTypeLookup?: { text: string; path: string };
 }
 
 /** Fetches one file of the models folder; `path` names it in messages. */
@@ -63,6 +66,14 @@ export async function loadCommittedModels(base = appUrl('models/'), name = 'publ
     }),
   );
   const [policy, worldModel, tokenizer] = bytes;
+  // optional: a models build not followed by `wm-eval --write-lookup` has none, and only paper-wmrl-lookup needs it
+  let familyTypeLookup: ModelSources['familyTypeLookup'];
+  if (manifest.files.some((f) => f.name === LOOKUP_FILE)) {
+    const path = `${name}/${LOOKUP_FILE}`;
+    const b = await fetchBytes(new URL(LOOKUP_FILE, root), path);
+    await verifyModelFile(path, b, manifestEntry(manifest, LOOKUP_FILE, manifestPath), subtleSha256Hex);
+    familyTypeLookup = { text: new TextDecoder().decode(b), path };
+  }
   let tokenizerJson: TokenizerJSON;
   try {
     tokenizerJson = JSON.parse(new TextDecoder().decode(tokenizer)) as TokenizerJSON;
@@ -77,6 +88,7 @@ export async function loadCommittedModels(base = appUrl('models/'), name = 'publ
     contextLength: manifest.config.contextLength,
     nHeads: manifest.config.nHeads,
     label: `${name} (${manifest.files.map((f) => `${f.name} ${f.sha256.slice(0, 8)}`).join(', ')})`,
+    ...(familyTypeLookup ? { familyTypeLookup } : {}),
   };
 }
 

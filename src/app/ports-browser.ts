@@ -1,4 +1,4 @@
-// The training loop's ports in the browser: the world-model worker, the sandbox pool with the
+// The training loop's ports in the browser: the world-model worker (or the lookup in its place), the sandbox pool with the
 // grader on the page (hidden labels are read here and never enter a worker), and the task registry.
 // The policy port is src/workers/policy-client.ts (workerPolicyPort).
 import type { SandboxPool } from '../sandbox-pyodide/pool';
@@ -9,6 +9,8 @@ import { programInputs } from '../tasks/task-builder';
 import type { LoadedTask, TaskRegistry } from '../tasks/task-registry';
 import type { ProgramInputs } from '../tasks/task-types';
 import type { WorldModelWorkerHandle } from '../workers/world-model-client';
+import { scoreWithLookup } from '../pipeline/family-type-lookup';
+import type { MeanLookup } from '../pipeline/mean-lookup';
 import type {
   ExecutionRequest, ExecutionResult, ExecutorPort, ScorePair, TaskSource, TaskView, WorldModelPort, WorldModelScoreResult,
 } from '../training/ports';
@@ -18,6 +20,17 @@ export class WorkerWorldModel implements WorldModelPort {
   async score(pairs: readonly ScorePair[]): Promise<WorldModelScoreResult> {
     const r = await this.handle.api.score(pairs.map((p) => ({ card: p.card, program: p.program })));
     return { scores: r.scores, forwards: r.forwards, busyMs: r.ms };
+  }
+}
+
+/** The family x task-type lookup in the world model's place (paper-wmrl-lookup): no forward, its time charged as the world model's. */
+export class LookupWorldModel implements WorldModelPort {
+  readonly backend = 'family x task-type lookup (no world model)';
+  constructor(private readonly lookup: MeanLookup) {}
+  async score(pairs: readonly ScorePair[]): Promise<WorldModelScoreResult> {
+    const t0 = performance.now();
+    const scores = pairs.map((p) => scoreWithLookup(this.lookup, p.card, p.program));
+    return { scores, forwards: 0, busyMs: performance.now() - t0 };
   }
 }
 

@@ -14,6 +14,9 @@
 // --verifier adds, per file, the world model behind the free verifier of wmrl-static: a program
 // that static_check.py rejects is predicted 0 (what that preset's reward is), the others keep the
 // world model's score; and how many failed and valid programs the verifier rejected.
+// --write-lookup writes the family x task-type lookup, fitted on the same fitting set as its row here, into
+// the models folder as family-type-lookup.json and lists it in its manifest: the paper-wmrl-lookup
+// preset scores programs with it in the world model's place.
 // --write-reading writes the world model's reading onto the authors' ladder (ladder-reading.ts, fitted
 // on the fitting set, without the gate) into the models folder as ladder-reading.json and lists it in
 // its manifest: the Playground reads the status and quality the world model's score stands for from it.
@@ -33,6 +36,7 @@ import { fitLadderReading, ladderReadingJSON, READING_FILE } from '../pipeline/l
 import { addListedFile } from '../pipeline/manifest.ts';
 import { cardTaskType } from '../pipeline/sample-summary.ts';
 import { fitSetPrograms, type FitSetSettings } from '../pipeline/wm-fit-set.ts';
+import { familyTypeLookupFile, fitFamilyTypeLookup, LOOKUP_FILE } from '../pipeline/family-type-lookup.ts';
 import { OutcomeStore } from '../pipeline/outcome-store.ts';
 import { deriveSeed, mulberry32, sampleIndices } from '../primitives/random.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
@@ -64,6 +68,7 @@ async function main(): Promise<void> {
       'write-reading': { type: 'boolean', default: false },
       outcomes: { type: 'string', default: 'data/models-build/outcomes.jsonl' },
       'fit-programs': { type: 'string', default: '1000' },
+      'write-lookup': { type: 'boolean' },
       seed: { type: 'string', default: '1' },
       resamples: { type: 'string', default: '1000' },
     },
@@ -146,6 +151,12 @@ async function main(): Promise<void> {
       const file = ladderReadingJSON(fitLadderReading(rows), fittedOn);
       const entry = addListedFile(dir, READING_FILE, new TextEncoder().encode(JSON.stringify(file, null, 1) + '\n'), "the world model's score read onto the authors' status ladder and quality bucket (src/pipeline/ladder-reading.ts; npm run wm-eval -- --write-reading)");
       console.error(`wm-eval: wrote ${relative(root, join(dir, READING_FILE))} (${entry.bytes} bytes) and listed it in the manifest`);
+    }
+    if (values['write-lookup']) {
+      const fittedOn = `${picked.length} training-task programs the build ran (composed and broken on purpose; ${fitSummary.failed} failed; a subsample of ${fitSet.programs.length} drawn with seed ${seed}), the fitting set of wm-eval's baseline rows`;
+      const file = familyTypeLookupFile(fitFamilyTypeLookup(fit), fittedOn);
+      const entry = addListedFile(dir, LOOKUP_FILE, new TextEncoder().encode(JSON.stringify(file, null, 1) + '\n'), "the family x task-type lookup wm-eval reports, as a scorer in the world model's place (src/pipeline/family-type-lookup.ts; npm run wm-eval -- --write-lookup)");
+      console.error(`wm-eval: wrote ${relative(root, join(dir, LOOKUP_FILE))} (${entry.bytes} bytes) and listed it in the manifest`);
     }
     for (const { f, items } of populations) {
       console.error(`wm-eval: ${relative(root, f)}: ${items.length} programs`);

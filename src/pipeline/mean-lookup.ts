@@ -6,7 +6,24 @@ export interface MeanLookup {
   predict(keys: readonly string[]): number;
   /** fitting programs behind each key */
   counts: ReadonlyMap<string, number>;
+  /** the mean outcome behind each key */
+  means: ReadonlyMap<string, number>;
   overall: number;
+  minCount: number;
+}
+
+/** A lookup from its means and counts: what a fit makes, and what a stored table is read back into. */
+export function meanLookupOf(means: ReadonlyMap<string, number>, counts: ReadonlyMap<string, number>, overall: number, minCount = 1): MeanLookup {
+  return {
+    predict(keys) {
+      for (const k of keys) {
+        const m = means.get(k);
+        if (m !== undefined && (counts.get(k) ?? 0) >= minCount) return m;
+      }
+      return overall;
+    },
+    counts, means, overall, minCount,
+  };
 }
 
 /**
@@ -25,15 +42,5 @@ export function fitMeanLookup(rows: readonly { keys: readonly string[]; y: numbe
     }
   }
   const overall = rows.reduce((a, r) => a + r.y, 0) / rows.length;
-  return {
-    predict(keys) {
-      for (const k of keys) {
-        const s = sums.get(k);
-        if (s && s.n >= minCount) return s.sum / s.n;
-      }
-      return overall;
-    },
-    counts: new Map([...sums].map(([k, s]) => [k, s.n])),
-    overall,
-  };
+  return meanLookupOf(new Map([...sums].map(([k, s]) => [k, s.sum / s.n])), new Map([...sums].map(([k, s]) => [k, s.n])), overall, minCount);
 }

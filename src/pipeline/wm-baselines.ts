@@ -6,6 +6,7 @@
 import { predictorRow, type EvalProgram, type PredictorRow } from './baseline-table.ts';
 import { fitLadderReading, type LadderRow } from './ladder-reading.ts';
 import { fitMeanLookup } from './mean-lookup.ts';
+import { familyTypeKeys, fitFamilyTypeLookup } from './family-type-lookup.ts';
 import { programFamily } from './program-family.ts';
 import type { BootstrapOptions } from './task-bootstrap.ts';
 
@@ -33,9 +34,10 @@ const STOPPED = -1;
 
 export function baselinePredictors(fit: readonly CheckedProgram[]): Predictor[] {
   if (fit.length === 0) throw new Error('baselines: the fitting set is empty');
-  const keys = (p: CheckedProgram): string[] => [`${programFamily(p.program)}|${p.taskType}`, programFamily(p.program)];
+  const keys = (p: CheckedProgram): string[] => familyTypeKeys(p.program, p.taskType);
   const family = fitMeanLookup(fit.map((p) => ({ keys: [programFamily(p.program)], y: p.y })));
-  const familyType = fitMeanLookup(fit.map((p) => ({ keys: keys(p), y: p.y })));
+  // the table `wm-eval --write-lookup` stores for training (family-type-lookup.ts)
+  const familyType = fitFamilyTypeLookup(fit);
   const mean = family.overall;
   return [
     { name: 'constant (training mean)', score: () => mean },

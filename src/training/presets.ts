@@ -22,7 +22,8 @@
 //              their constants scaled to this run length (SCALED_*), plus one-switch variants that
 //              put back one of our choices each, so every difference can be attributed, and the
 //              controls a reviewer asks for first: paper-anchors-only (the anchors without the world
-//              model's groups), paper-grpo-matched (all-real GRPO at paper-wmrl's compute) and
+//              model's groups), paper-wmrl-lookup (a family x task-type lookup in the world model's
+//              place), paper-grpo-matched (all-real GRPO at paper-wmrl's compute) and
 //              paper-wmrl-unreadable (a noise control: the world model's scores shuffled).
 
 import { AUTHORS_ANCHOR_WEIGHT, type AnchorWeightConfig } from '../wmrl/anchor-weight.ts';
@@ -55,6 +56,7 @@ export type PresetId =
   | 'paper-wmrl-ivw'
   | 'paper-wmrl-verifier-gate'
   | 'paper-anchors-only'
+  | 'paper-wmrl-lookup'
   | 'paper-grpo-matched';
 
 /** Which reading of the method a preset follows. */
@@ -175,6 +177,7 @@ export const PRESETS: readonly Preset[] = [
   authorsPreset('paper-ablation-debias-only', 'Ablation: debias only (authors\' rules)', 'The binned calibrator, anchor weight 1.', { mle: 15.7, dsbench: 28.1, gpuHours: null }, authors(AUTHORS_ANCHOR_FRACTION, { ...BINNED })),
   authorsPreset('paper-wmrl-unreadable', 'Control: paper-wmrl with an unreadable world model', "paper-wmrl, but each step's world-model scores are shuffled across its programs, so they say nothing about the code (claim 5 on the authors' rules). A noise control: seven groups a step then carry random advantages at full weight, so it is not a run without the world model (paper-anchors-only is).", null, { ...PAPER_WMRL, worldModelReading: 'shuffled' }),
   authorsPreset('paper-anchors-only', 'Control: GRPO on paper-wmrl\'s anchors alone', "paper-wmrl's anchor groups (one of the 8 tasks it draws a step, chosen as it chooses them) sampled, run and learned from as all-real GRPO; the other 7 are never sampled and the world model is never asked. Does scoring them add anything?", null, authors(AUTHORS_ANCHOR_FRACTION, { anchorsOnly: true })),
+  authorsPreset('paper-wmrl-lookup', 'Control: paper-wmrl with a lookup for a world model', "paper-wmrl with the family x task-type lookup wm-eval reports (the mean outcome of the fitting programs that build the same toolkit model family for the same task type) scoring every program in the world model's place, behind the same compile gate and through the same calibrator.", null, { ...PAPER_WMRL, scorer: 'lookup' }),
   authorsPreset('paper-grpo-matched', 'Control: all-real GRPO at paper-wmrl\'s compute', `paper-grpo-all-real with B = ${MATCHED_GROUPS} tasks a step, about the busy time of paper-wmrl at B = 8 (measured alone, 3.78x less than B = 8): what plain GRPO does with WMRL's compute.`, null, { ...authors(1, {}), groupsPerStep: MATCHED_GROUPS }, `B = ${MATCHED_GROUPS} is what matches paper-wmrl's compute at B = 8`),
   authorsPreset('paper-wmrl-unscaled', 'Control: authors\' constants unscaled', 'paper-wmrl with the authors\' own constants (200 pairs, 32 groups): at 20 steps neither correction switches on.', null, authors(AUTHORS_ANCHOR_FRACTION, { debias: true, binnedCalibrator: AUTHORS_BINNED, fusion: 'anchor-weight', anchorWeight: AUTHORS_ANCHOR_WEIGHT })),
   authorsPreset('paper-wmrl-percentile', 'paper-wmrl with our percentile reward', 'One switch back to our reading: every failure 0, a valid program its percentile.', null, { ...PAPER_WMRL, reward: 'percentile' }),

@@ -98,6 +98,12 @@ export interface TrainerConfig {
    * them and dropping them would give the same update, only slower.
    */
   anchorsOnly?: boolean;
+  /**
+   * What scores the programs in the world model's place (absent: the world model). 'lookup': the family x
+   * task-type lookup wm-eval reports (the paper-wmrl-lookup control); the page supplies it as the
+   * world-model port, and everything after the scores (gate, calibrator, fusion) is unchanged.
+   */
+  scorer?: 'lookup';
 }
 
 /** The gate a config asks for ('none' without one). */
@@ -133,6 +139,8 @@ export function validateTrainerConfig(c: TrainerConfig): void {
   if (c.binnedCalibrator && c.halfLife !== undefined) fail('halfLife applies to the PAVA calibrator only, not to the binned one');
   const conflict = anchorShareConflict(c);
   if (conflict) fail(conflict);
+  if (c.scorer !== undefined && c.scorer !== 'lookup') fail(`scorer must be 'lookup' or absent (the world model), got ${String(c.scorer)}`);
+  if (c.scorer && (c.rho >= 1 || c.anchorsOnly)) fail('a scorer in the world model\'s place needs a run that asks the world model (rho < 1, not anchors-only)');
   if (c.anchorsOnly !== undefined && typeof c.anchorsOnly !== 'boolean') fail(`anchorsOnly must be true or false, got ${String(c.anchorsOnly)}`);
   if (c.anchorsOnly) {
     if (!(c.rho > 0 && c.rho < 1)) fail(`anchorsOnly keeps the anchor groups of a mixed run, so rho must lie in (0, 1), got ${c.rho}`);

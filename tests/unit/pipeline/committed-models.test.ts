@@ -13,7 +13,7 @@ describe('committed models', () => {
   it('manifest matches the committed files (bytes, sha256, nothing unlisted)', () => {
     expect(checkManifest(dir)).toEqual([]);
     const manifest = JSON.parse(readFileSync(resolve(dir, 'manifest.json'), 'utf8')) as ModelsManifest;
-    expect(manifest.files.map((f) => f.name).sort()).toEqual(['heldout-samples.jsonl', 'ladder-reading.json', 'policy.ckpt', 'tokenizer.json', 'world-model.onnx']);
+    expect(manifest.files.map((f) => f.name).sort()).toEqual(['family-type-lookup.json', 'heldout-samples.jsonl', 'ladder-reading.json', 'policy.ckpt', 'tokenizer.json', 'world-model.onnx']);
     // the world model's reading onto the authors' ladder parses (the Playground reads it)
     expect(parseLadderReading(readFileSync(resolve(dir, 'ladder-reading.json'), 'utf8'), 'ladder-reading.json').reading.bins.length).toBeGreaterThan(1);
     // small enough for git

@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { presetConfig, presetById, MATCHED_GROUPS, PRESETS } from '../../../src/training/presets.ts';
 import { Trainer, tokenBudget, validateTrainerConfig, type TrainerConfig, type TrainerPorts } from '../../../src/training/trainer.ts';
-import { cpuPolicy, FixedTasks, FixtureExecutor, FixtureVerifier, RecordingPolicy, TinyWorldModel } from './fixtures.ts';
+import { cpuPolicy, FixedTasks, FixtureExecutor, FixtureVerifier, RecordingPolicy, TASKS, TinyWorldModel } from './fixtures.ts';
+import { LookupWorldModel } from '../../../src/app/ports-browser.ts';
+import { fitFamilyTypeLookup, scoreWithLookup } from '../../../src/pipeline/family-type-lookup.ts';
 
 /** The presets at a size the tiny fixture policy runs in seconds (their switches untouched). */
 function small(id: Parameters<typeof presetConfig>[0], over: Partial<TrainerConfig> = {}): TrainerConfig {
@@ -66,6 +68,36 @@ describe('paper-anchors-only', { timeout: 120_000 }, () => {
     expect(() => validateTrainerConfig({ ...base, debias: true })).toThrow(/no world-model stream/);
     expect(() => validateTrainerConfig({ ...base, fusion: 'anchor-weight', anchorWeight: presetById('paper-wmrl').config.anchorWeight })).toThrow(/no world-model stream/);
     expect(() => validateTrainerConfig({ ...base, rho: 1, perStepAnchors: undefined })).toThrow(/rho must lie in \(0, 1\)/);
+  });
+});
+
+describe('paper-wmrl-lookup', { timeout: 60_000 }, () => {
+  it('is paper-wmrl with the scorer switched, and nothing else', () => {
+    const w = presetById('paper-wmrl').config;
+    const l = presetById('paper-wmrl-lookup').config;
+    expect({ ...l, name: w.name, scorer: undefined }).toEqual({ ...w, scorer: undefined });
+    expect(l.scorer).toBe('lookup');
+  });
+
+  it("scores every program with the lookup in a step, the world model's forward never run", async () => {
+    const FIT = [
+      { program: 'model = tk.Ridge(alpha=1.0)\n', taskType: 'regression', y: 0.4 },
+      { program: 'model = tk.RandomForestClassifier(n_trees=5)\n', taskType: 'binary', y: 0.8 },
+    ];
+    const lookup = fitFamilyTypeLookup(FIT);
+    const p = await ports();
+    const trainer = new Trainer(small('paper-wmrl-lookup'), { ...p, worldModel: new LookupWorldModel(lookup) });
+    const r = await trainer.step();
+    expect(p.worldModel.calls).toEqual([]);
+    expect(r.worldModelCalled).toBe(true);
+    const cards = new Map(TASKS.map((t) => [t.id, t.card]));
+    for (const g of r.groups) g.programs.forEach((prog, i) => g.gate![i] === null && expect(g.wmScores![i]).toBe(scoreWithLookup(lookup, cards.get(g.taskId)!, prog)));
+    expect(r.cost.counts.worldModelForwards).toBe(0);
+  });
+
+  it('needs a run that asks the world model', () => {
+    expect(() => validateTrainerConfig({ ...presetById('paper-grpo-all-real').config, scorer: 'lookup' })).toThrow(/world model's place/);
+    expect(() => validateTrainerConfig({ ...presetById('paper-anchors-only').config, scorer: 'lookup' })).toThrow(/world model's place/);
   });
 });
 

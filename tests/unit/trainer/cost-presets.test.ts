@@ -91,7 +91,7 @@ describe('presets', () => {
     const authors = PRESETS.filter((p) => p.block === 'authors');
     expect(authors.map((p) => p.id)).toEqual([
       'paper-grpo-all-real', 'paper-world-model-only', 'paper-wmrl', 'paper-wmrl-as-configured', 'paper-ablation-neither', 'paper-ablation-denoise-only',
-      'paper-ablation-debias-only', 'paper-wmrl-unreadable', 'paper-anchors-only', 'paper-grpo-matched', 'paper-wmrl-unscaled', 'paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw',
+      'paper-ablation-debias-only', 'paper-wmrl-unreadable', 'paper-anchors-only', 'paper-wmrl-lookup', 'paper-grpo-matched', 'paper-wmrl-unscaled', 'paper-wmrl-percentile', 'paper-wmrl-mean-advantages', 'paper-wmrl-pava', 'paper-wmrl-ivw',
       'paper-wmrl-verifier-gate',
     ]);
     for (const p of authors) expect(() => validateTrainerConfig(p.config)).not.toThrow();
@@ -116,6 +116,7 @@ describe('presets', () => {
     expect(differs('paper-wmrl-ivw')).toEqual(['anchorWeight', 'fusion']);
     expect(differs('paper-wmrl-verifier-gate')).toEqual(['wmGate']);
     expect(differs('paper-wmrl-unreadable')).toEqual(['worldModelReading']);
+    expect(differs('paper-wmrl-lookup')).toEqual(['scorer']);
     expect(differs('paper-ablation-neither')).toEqual(['anchorWeight', 'binnedCalibrator', 'debias', 'fusion']);
     // the anchors-only control: the switch, and what has no world-model stream to act on
     expect(differs('paper-anchors-only')).toEqual(['anchorWeight', 'anchorsOnly', 'binnedCalibrator', 'debias', 'fusion', 'wmGate']);
