@@ -18,12 +18,25 @@
 //   robot-neither        the anchors without either correction
 //   robot-debias-only    debiasing alone
 //   robot-fusion-only    fusion (inverse-variance, the denoising) alone
+//
+// The authors' rules (issue 46), beside those rows: each takes every method switch of its coding
+// `paper-*` preset (std advantages, the per-step anchor rule, the binned calibrator and the anchor weight
+// with the coding table's scaled constants) and the authors' G = 8:
+//   robot-paper-grpo-sparse     paper-grpo-all-real's rules on the sparse success
+//   robot-paper-progress-only   paper-world-model-only's: the dense reward alone
+//   robot-paper-wmrl            paper-wmrl's, in the authors' free-anchor regime of this domain: one
+//                               success-rewarded anchor group a step, every rollout's success a calibration pair
+//   robot-paper-wmrl-anchors    the same at the coding table's regime: the anchors' pairs alone (one switch)
 
 import { BASE_CONFIG, presetById, type PresetId } from '../training/presets.ts';
 import type { RobotTrainerConfig } from './robot-trainer.ts';
 import { HORIZON } from './rollout.ts';
 
-export type RobotPresetId = 'robot-sft' | 'robot-grpo-sparse' | 'robot-progress-only' | 'robot-wmrl' | 'robot-neither' | 'robot-debias-only' | 'robot-fusion-only';
+export type RobotPresetId = 'robot-sft' | 'robot-grpo-sparse' | 'robot-progress-only' | 'robot-wmrl' | 'robot-neither' | 'robot-debias-only' | 'robot-fusion-only'
+  | 'robot-paper-grpo-sparse' | 'robot-paper-progress-only' | 'robot-paper-wmrl' | 'robot-paper-wmrl-anchors';
+
+/** Rollouts per initial state in the authors' LIBERO runs (their Table 3). */
+export const AUTHORS_ROBOT_G = 8;
 
 export interface RobotPreset {
   id: RobotPresetId;
@@ -33,6 +46,8 @@ export interface RobotPreset {
   switchesFrom: PresetId | null;
   /** The paper's success rate (LIBERO-Long, MiniVLA-1B) where it reports the row. */
   paper: number | null;
+  /** On the authors' rules: every method switch of switchesFrom, G 8, and whether every rollout's success calibrates. */
+  authors?: { calibrateOnAll: boolean };
 }
 
 export const ROBOT_PRESETS: readonly RobotPreset[] = [
@@ -43,6 +58,10 @@ export const ROBOT_PRESETS: readonly RobotPreset[] = [
   { id: 'robot-neither', label: 'Ablation: neither correction', description: 'One anchor group a step, raw dense rewards, every group weighs the same.', switchesFrom: 'ablation-neither', paper: null },
   { id: 'robot-debias-only', label: 'Ablation: debias only', description: 'Isotonic debiasing of the dense reward, every group weighs the same.', switchesFrom: 'ablation-debias-only', paper: null },
   { id: 'robot-fusion-only', label: 'Ablation: fusion only', description: 'Raw dense rewards, inverse-variance fusion of the two streams.', switchesFrom: 'ablation-denoise-only', paper: null },
+  { id: 'robot-paper-grpo-sparse', label: "GRPO on sparse success (authors' rules)", description: "Every group rewarded by the simulator's success, verl's std advantages, G 8.", switchesFrom: 'paper-grpo-all-real', paper: 38.3, authors: { calibrateOnAll: false } },
+  { id: 'robot-paper-progress-only', label: "Progress model only (authors' rules)", description: "The progress model's dense reward alone, std advantages, G 8.", switchesFrom: 'paper-world-model-only', paper: null, authors: { calibrateOnAll: false } },
+  { id: 'robot-paper-wmrl', label: "WMRL as the authors built it", description: "One success-rewarded anchor group a step; every rollout's success calibrates the dense reward (their free-anchor regime); binned calibrator, anchor weight, std advantages, G 8.", switchesFrom: 'paper-wmrl', paper: 41.2, authors: { calibrateOnAll: true } },
+  { id: 'robot-paper-wmrl-anchors', label: "WMRL, authors' rules, anchors' pairs only", description: "As robot-paper-wmrl, but only the anchor group's rollouts calibrate (the coding table's regime): one switch.", switchesFrom: 'paper-wmrl', paper: null, authors: { calibrateOnAll: false } },
 ];
 
 export const ROBOT_PRESET_IDS: readonly RobotPresetId[] = ROBOT_PRESETS.map((p) => p.id);
@@ -80,6 +99,15 @@ export function robotPresetConfig(id: RobotPresetId, overrides: Partial<RobotTra
   const base = { ...structuredClone(ROBOT_BASE), ...overrides };
   if (p.switchesFrom === null) return { ...base, name: id, steps: 0, rho: 1, debias: false, fusion: 'none' };
   const sw = presetById(p.switchesFrom).config;
+  if (p.authors) {
+    // every method switch of the coding preset, as the method core reads it (methodConfigOf)
+    const { rho, advantageMode, debias, fusion, emaRate, halfLife, anchorWeight, binnedCalibrator, perStepAnchors } = sw;
+    return {
+      ...base, groupSize: overrides.groupSize ?? AUTHORS_ROBOT_G, name: id, rho, advantageMode, debias, fusion, emaRate, halfLife,
+      ...(anchorWeight ? { anchorWeight } : {}), ...(binnedCalibrator ? { binnedCalibrator } : {}), ...(perStepAnchors ? { perStepAnchors } : {}),
+      ...(p.authors.calibrateOnAll ? { calibrateOnAll: true } : {}),
+    };
+  }
   const rho = sw.rho === 0 || sw.rho === 1 ? sw.rho : 1 / base.groupsPerStep;
   return { ...base, name: id, rho, debias: sw.debias, fusion: sw.fusion };
 }

@@ -4,7 +4,8 @@
 //   2. plan the anchor groups (MethodState.plan: the same method core as the coding domain)
 //   3. roll out G episodes from each state with the policy (temperature 1, one batched decode a step)
 //   4. score 8 frames of every rollout with the frozen progress model -> dense reward s (shaping.ts);
-//      the simulator's success is y, given to the method on the anchor groups only
+//      the simulator's success is y, given to the method on the anchor groups only (and, in the
+//      authors' free-anchor regime, to the calibrator on every group)
 //   5. MethodState.score: calibration, rewards, advantages, fusion, per-rollout coefficients
 //   6. the RL batch: every step of a rollout is one sequence [prompt] [action token], carrying its
 //      rollout's coefficient, weighed by config.normalise (rollout-loss-weights.ts): 'constant'
@@ -66,6 +67,12 @@ export interface RobotTrainerConfig extends MethodSwitches {
   maxGradNorm: number;
   /** How rollouts weigh in the loss (rollout-loss-weights.ts); absent: 'constant', as runs before the switch. */
   normalise?: LossNormalisation;
+  /**
+   * The authors' free-anchor regime (their LIBERO config's anchor_fraction 1.0): every rollout's success
+   * joins the calibrator as an (s, success) pair, while only the anchor groups are rewarded by success and
+   * the others keep the calibrated dense reward. Absent: the anchors' pairs alone, as in the coding domain.
+   */
+  calibrateOnAll?: boolean;
 }
 
 export function validateRobotTrainerConfig(c: RobotTrainerConfig): void {
@@ -84,6 +91,7 @@ export function validateRobotTrainerConfig(c: RobotTrainerConfig): void {
   if (!(c.lr > 0)) fail(`lr must be positive, got ${c.lr}`);
   if (!(c.weightDecay >= 0)) fail(`weightDecay must be >= 0, got ${c.weightDecay}`);
   if (!(c.maxGradNorm >= 0)) fail(`maxGradNorm must be >= 0, got ${c.maxGradNorm}`);
+  if (c.calibrateOnAll && !(c.rho > 0 && c.rho < 1)) fail('calibrateOnAll feeds the calibrator of a run that mixes the two streams (0 < rho < 1)');
   if (c.normalise !== undefined && !LOSS_NORMALISATIONS.includes(c.normalise)) fail(`normalise must be one of ${LOSS_NORMALISATIONS.join(', ')}, got ${String(c.normalise)}`);
 }
 
@@ -314,7 +322,11 @@ export class RobotTrainer {
       y = starts.map((_, g) => group(episodes, g).map((e) => (e.success ? 1 : 0)));
       s = y.map((v) => [...v!]);
     }
-    const result = this.method.score(s, y);
+    // the free-anchor regime: the simulator's success on every other group joins the calibrator only
+    const calibrationOnly = progress && c.calibrateOnAll
+      ? starts.map((_, g) => (plan.isAnchor[g] ? null : group(episodes, g).map((e) => (e.success ? 1 : 0))))
+      : undefined;
+    const result = this.method.score(s, y, undefined, calibrationOnly);
 
     // 6. The RL batch: one sequence per rollout step, the prompt then the sampled token (masked in),
     //    each carrying its rollout's weight (its coefficient, or that over its length: config.normalise).

@@ -65,6 +65,13 @@ export interface MethodStepResult extends StepResult {
   calibrationPairs: number;
 }
 
+/**
+ * Outcomes of world-model groups that may calibrate but not reward (null for a group without them): where
+ * every outcome is free (the robot simulator's success), the authors calibrate on all of them while the
+ * reward stays the world model's on every group but the anchors.
+ */
+export type CalibrationOnly = readonly (readonly number[] | null)[];
+
 /** Everything needed to resume a run between steps (JSON-safe). */
 export interface MethodSnapshot {
   config: MethodConfig;
@@ -123,7 +130,7 @@ export class MethodState {
    * elsewhere). The step is scored with the fit of earlier steps; its anchor pairs then join the calibrator
    * (which refits by its rule) and the tracker sees the paired anchor advantages.
    */
-  score(s: readonly (readonly number[])[], y: StepInput['y'], known?: StepInput['known']): MethodStepResult {
+  score(s: readonly (readonly number[])[], y: StepInput['y'], known?: StepInput['known'], calibrationOnly?: CalibrationOnly): MethodStepResult {
     const plan = this.pending;
     if (plan === null) throw new Error('score called before plan');
     if (s.length !== plan.isAnchor.length || y.length !== plan.isAnchor.length) {
@@ -139,6 +146,17 @@ export class MethodState {
     let result: StepResult;
     try {
       const pairs = anchorPairsOf(s, y, known);
+      // outcomes known on world-model groups too (the robot domain's free anchors) calibrate, never reward
+      if (calibrationOnly && calibrationOnly.length !== s.length) throw new RangeError(`calibration-only outcomes for ${calibrationOnly.length} groups, ${s.length} planned`);
+      calibrationOnly?.forEach((yk, k) => {
+        if (yk === null) return;
+        if (y[k] !== null) throw new RangeError(`group ${k}: calibration-only outcomes given for an anchor group`);
+        if (yk.length !== s[k].length) throw new RangeError(`group ${k}: ${yk.length} calibration-only outcomes for ${s[k].length} scores`);
+        yk.forEach((v, i) => {
+          pairs.s.push(s[k][i]);
+          pairs.y.push(v);
+        });
+      });
       this.calibrator.learn(pairs.s, pairs.y, plan.step);
       result = scoreStep({
         s,

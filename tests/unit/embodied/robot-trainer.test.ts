@@ -56,12 +56,60 @@ describe('robot presets', () => {
       }
       const coding = presetById(p.switchesFrom).config;
       expect([c.debias, c.fusion]).toEqual([coding.debias, coding.fusion]);
-      expect(c.rho).toBe(coding.rho === 0 || coding.rho === 1 ? coding.rho : 1 / 5);
+      // the authors' rows keep their per-step rule, which also plans one anchor group a step here
+      if (p.authors) expect(new MethodState(methodConfigOf(c)).plan(5).anchors.length).toBe(coding.rho === 0 ? 0 : coding.rho === 1 ? 5 : 1);
+      else expect(c.rho).toBe(coding.rho === 0 || coding.rho === 1 ? coding.rho : 1 / 5);
     }
     expect(robotPresetConfig('robot-wmrl')).toMatchObject({ rho: 1 / 8, debias: true, fusion: 'ivw', temperature: 1, denseReward: 'delta' });
     expect(robotPresetConfig('robot-grpo-sparse').rho).toBe(1);
     expect(robotPresetConfig('robot-progress-only').rho).toBe(0);
   });
+});
+
+describe("the robot presets on the authors' rules", () => {
+  it("take every method switch of their coding paper-* preset and G 8; one built from wmrl fails here", () => {
+    const authors = ROBOT_PRESETS.filter((p) => p.authors);
+    expect(authors.map((p) => p.id)).toEqual(['robot-paper-grpo-sparse', 'robot-paper-progress-only', 'robot-paper-wmrl', 'robot-paper-wmrl-anchors']);
+    const keys = ['rho', 'advantageMode', 'debias', 'fusion', 'emaRate', 'halfLife', 'anchorWeight', 'binnedCalibrator', 'perStepAnchors'] as const;
+    for (const p of authors) {
+      const c = robotPresetConfig(p.id);
+      const coding = presetById(p.switchesFrom!).config;
+      for (const k of keys) expect(c[k], `${p.id} ${k}`).toEqual(coding[k]);
+      expect(c.groupSize).toBe(8);
+      expect(c.advantageMode).toBe('std');
+    }
+    const wmrl = robotPresetConfig('robot-paper-wmrl');
+    expect([wmrl.fusion, wmrl.binnedCalibrator !== undefined, wmrl.calibrateOnAll]).toEqual(['anchor-weight', true, true]);
+    // one switch between the two regimes
+    const anchors = robotPresetConfig('robot-paper-wmrl-anchors');
+    expect({ ...anchors, name: '', calibrateOnAll: true }).toEqual({ ...wmrl, name: '' });
+    // what robot-wmrl is (our reading) is not the authors'
+    expect(robotPresetConfig('robot-wmrl').advantageMode).not.toBe('std');
+  });
+
+  it("free anchors: every rollout's success joins the calibrator, the reward stays dense off the anchor group", async () => {
+    const engine = CpuEngine.fromModel(model, { numThreads: 1 });
+    const score = vi.spyOn(MethodState.prototype, 'score');
+    try {
+      const run = async (id: 'robot-paper-wmrl' | 'robot-paper-wmrl-anchors') => {
+        const trainer = new RobotTrainer(small(id, { steps: 1 }), { engine, frames, progress: progress.score });
+        const { record } = await trainer.step();
+        return { record, pairs: trainer.methodState.snapshot().calibrator };
+      };
+      const free = await run('robot-paper-wmrl');
+      const [, y, , calibrationOnly] = score.mock.calls[0];
+      expect(y.filter((v) => v !== null)).toHaveLength(1);
+      expect(calibrationOnly!.map((v, g) => (v === null) === free.record.groups[g].anchor)).toEqual([true, true, true]);
+      free.record.groups.forEach((g, k) => g.anchor || expect(calibrationOnly![k]).toEqual(g.success.map((x) => (x ? 1 : 0))));
+      expect(free.record.calibration.pairs).toBe(3 * 2);
+      const onlyAnchors = await run('robot-paper-wmrl-anchors');
+      expect(score.mock.calls[1][3]).toBeUndefined();
+      expect(onlyAnchors.record.calibration.pairs).toBe(2);
+    } finally {
+      score.mockRestore();
+      await engine.dispose();
+    }
+  }, 120_000);
 });
 
 describe('the robot RL step', () => {

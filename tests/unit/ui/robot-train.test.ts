@@ -22,7 +22,8 @@ describe('the train form', () => {
   });
 
   it('offers every robot preset that trains, not the SFT row', () => {
-    expect(TRAINABLE_ROBOT_PRESETS.map((p) => p.id)).toEqual(['robot-grpo-sparse', 'robot-progress-only', 'robot-wmrl', 'robot-neither', 'robot-debias-only', 'robot-fusion-only']);
+    expect(TRAINABLE_ROBOT_PRESETS.map((p) => p.id)).toEqual(['robot-grpo-sparse', 'robot-progress-only', 'robot-wmrl', 'robot-neither', 'robot-debias-only', 'robot-fusion-only',
+      'robot-paper-grpo-sparse', 'robot-paper-progress-only', 'robot-paper-wmrl', 'robot-paper-wmrl-anchors']);
     const sft = robotTrainConfig({ ...ROBOT_TRAIN_DEFAULTS, preset: 'robot-sft' });
     expect(sft.ok).toBe(false);
   });

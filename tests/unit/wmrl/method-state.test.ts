@@ -107,4 +107,25 @@ describe('MethodState', () => {
     const right = plan.isAnchor.map((a) => (a ? [0.5, 0.6] : null));
     expect(m.score(s, right).step).toBe(0);
   });
+
+  it('takes calibration-only outcomes on world-model groups into the calibrator and nowhere else', () => {
+    const cfg: MethodConfig = { rho: 0.5, seed: 3, advantageMode: 'mean', debias: true, fusion: { mode: 'none' } };
+    const a = new MethodState(cfg);
+    const b = new MethodState(cfg);
+    const plan = a.plan(4);
+    b.plan(4);
+    const s = [[0.1, 0.9], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]];
+    const y = plan.isAnchor.map((x) => (x ? [0, 1] : null));
+    const extra = plan.isAnchor.map((x) => (x ? null : [1, 0]));
+    const with_ = a.score(s, y, undefined, extra);
+    const without = b.score(s, y);
+    // this step's rewards and coefficients are the same (the step is scored with the earlier fit) ...
+    expect(with_.coefficients).toEqual(without.coefficients);
+    // ... and the calibrator saw every group's pairs
+    expect([with_.calibrationPairs, without.calibrationPairs]).toEqual([8, 4]);
+    const c = new MethodState(cfg);
+    const p2 = c.plan(4);
+    expect(() => c.score(s, y, undefined, p2.isAnchor.map(() => [1, 0]))).toThrow(/anchor group/);
+  });
 });
+
