@@ -24,7 +24,7 @@ import { runsCsv } from '../experiments/csv.ts';
 import { formatSource, withProvenance, type RunSource } from '../experiments/provenance.ts';
 import { renderReport } from '../experiments/report.ts';
 import { compareRerun } from '../experiments/rerun.ts';
-import { CONTROLS_EVAL_EVERY, CONTROLS_PLAN, CONTROLS_STEPS, controlsPrimaryCurveRows, decideControls } from '../experiments/controls-table.ts';
+import { CONTROLS_EVAL_EVERY, CONTROLS_PLAN, CONTROLS_STEPS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, decideControls } from '../experiments/controls-table.ts';
 import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
 import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
@@ -391,6 +391,12 @@ function folderRuns(dir: string): RunResult[] {
   return readdirSync(runsDir).filter((f) => f.endsWith('.json')).sort().map((f) => readResult(resolve(runsDir, f))).filter((r): r is RunResult => r !== null);
 }
 
+/** The controls plan's twin folder's runs (its descriptive check); none where the folder is absent. */
+function twinFolderRuns(): RunResult[] {
+  const dir = resolve(root, CONTROLS_TWIN_FOLDER);
+  return existsSync(resolve(dir, 'runs')) ? folderRuns(dir) : [];
+}
+
 /** The committed world model's training seconds (the models manifest's stage seconds), for the amortised compute ratio; null when not recorded. */
 function worldModelBuild(): WorldModelBuildCost | null {
   try {
@@ -413,7 +419,7 @@ function writeOutputs(opts: Options, plan: PlannedRun[], command: string): { run
   const rerun = opts.rerunOf ? compareRerun(relative(root, opts.rerunOf), runs, folderRuns(opts.rerunOf)) : undefined;
   const title = `Experiment: ${opts.presets.length > 0 ? opts.presets.join(', ') : SFT_PRESET} x seeds ${opts.seeds.join(', ')}`;
   writeFileSync(resolve(opts.out, 'runs.csv'), runsCsv(runs));
-  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command, ...(build ? { worldModelBuild: build } : {}), ...(rerun ? { rerun } : {}), ...(opts.plan ? { plan: opts.plan } : {}) }) + '\n');
+  writeFileSync(resolve(opts.out, 'summary.md'), renderReport({ title, runs, presets: opts.presets, command, ...(build ? { worldModelBuild: build } : {}), ...(rerun ? { rerun } : {}), ...(opts.plan ? { plan: opts.plan, twinRuns: twinFolderRuns() } : {}) }) + '\n');
   const summary = {
     format: 'wmrl-experiment-summary',
     version: 1,

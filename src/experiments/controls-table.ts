@@ -167,3 +167,34 @@ export function controlsPrimaryCurveRows(runs: readonly RunResult[]): CurveRow[]
   const p = CONTROLS_TESTS[0];
   return curveRows(runs, [p.b, p.a]).filter((r) => r.preset === p.a || r.preset === p.b);
 }
+
+/** The folder whose 20-step runs the first half of these runs should repeat (the plan's descriptive check). */
+export const CONTROLS_TWIN_FOLDER = 'results/main-v3';
+/** The rows both experiments ran. */
+export const CONTROLS_TWIN_ROWS = ['paper-wmrl', 'paper-grpo-all-real'] as const;
+
+export interface TwinAgreement {
+  preset: string;
+  seed: number;
+  /** The checkpoints both runs have (5 to 20). */
+  steps: number[];
+  /** The first checkpoint whose held-out score differs, or null when every shared one is equal. */
+  firstDifference: number | null;
+}
+
+/**
+ * Nothing in a run depends on its total step count, so a 40-step run's checkpoints at steps 5 to 20
+ * should equal its 20-step twin's, unless code between the two commits changed an outcome.
+ */
+export function twinAgreement(runs: readonly RunResult[], twins: readonly RunResult[]): TwinAgreement[] {
+  const out: TwinAgreement[] = [];
+  for (const r of runs) {
+    if (r.status !== 'ok' || !r.curve || !(CONTROLS_TWIN_ROWS as readonly string[]).includes(r.preset)) continue;
+    const twin = twins.find((t) => t.preset === r.preset && t.seed === r.seed && t.status === 'ok' && t.curve);
+    if (!twin) continue;
+    const steps = twin.curve!.map((c) => c.step).filter((st) => r.curve!.some((c) => c.step === st));
+    const differs = steps.find((st) => r.curve!.find((c) => c.step === st)!.avgAtK !== twin.curve!.find((c) => c.step === st)!.avgAtK);
+    out.push({ preset: r.preset, seed: r.seed, steps, firstDifference: differs ?? null });
+  }
+  return out.sort((a, b) => a.seed - b.seed || a.preset.localeCompare(b.preset));
+}

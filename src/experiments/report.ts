@@ -11,7 +11,7 @@ import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, familyDetectable,
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
-import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, controlsPrimaryCurveRows, decideControls, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
+import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, decideControls, twinAgreement, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
 
 export interface ReportInput {
   title: string;
@@ -26,6 +26,8 @@ export interface ReportInput {
   rerun?: RerunComparison;
   /** The plan that decides the folder (`--plan`); absent: the main table's when paper-* rows ran. */
   plan?: typeof CONTROLS_PLAN;
+  /** The controls plan's twin folder's runs (main-v3), for its descriptive check of the first 20 steps. */
+  twinRuns?: readonly RunResult[];
 }
 
 /** "m [low, high]" (or just m for one seed; an em dash when missing). */
@@ -220,7 +222,7 @@ const controlsReading = (t: DecidedControl): string =>
   : t.reading === 'a below' ? `${t.a} below` : t.reading;
 
 /** The controls experiment (docs/results.md, "Does the world model earn its place? Plan"), decided by its plan. */
-export function controlsSection(runs: readonly RunResult[]): string {
+export function controlsSection(runs: readonly RunResult[], twinRuns: readonly RunResult[] = []): string {
   const decided = decideControls(runs);
   const planned = CONTROLS_ROWS.map(({ preset, seeds }) => ({ preset, seeds, done: seeds.filter((s) => runs.some((r) => r.preset === preset && r.seed === s && r.status === 'ok')) }));
   const complete = planned.every((r) => r.done.length === r.seeds.length);
@@ -242,6 +244,13 @@ export function controlsSection(runs: readonly RunResult[]): string {
     '',
     ...CONTROLS_TESTS.map((t) => `- ${t.id}: ${t.statement}.`),
   ];
+  const twins = twinAgreement(runs, twinRuns);
+  if (twins.length > 0) {
+    const same = twins.filter((t) => t.firstDifference === null);
+    lines.push('', `Descriptive check, no test: the first 20 steps against ${CONTROLS_TWIN_FOLDER}'s twins (same seeds; nothing in a run depends on its total step count). `
+      + `Held-out score equal at every shared checkpoint: ${same.length} of ${twins.length} runs`
+      + `${same.length < twins.length ? `; differing: ${twins.filter((t) => t.firstDifference !== null).map((t) => `${t.preset} seed ${t.seed} from step ${t.firstDifference}`).join(', ')}` : ''}.`);
+  }
   return lines.join('\n');
 }
 
@@ -305,7 +314,7 @@ export function renderReport(input: ReportInput): string {
   const mainTablePresets = new Set(MAIN_TABLE_TESTS.flatMap((t) => [t.a, t.b]).filter((p) => p.startsWith('paper-')));
   // A rerun folder holds a few of the plan's runs again: it is read against its twins, not against the plan.
   const decidedByPlan = !input.rerun && (input.plan !== undefined || runs.some((r) => r.status === 'ok' && mainTablePresets.has(r.preset)));
-  if (decidedByPlan) lines.push('', input.plan === CONTROLS_PLAN ? controlsSection(runs) : mainTableSection(runs, input.worldModelBuild));
+  if (decidedByPlan) lines.push('', input.plan === CONTROLS_PLAN ? controlsSection(runs, input.twinRuns) : mainTableSection(runs, input.worldModelBuild));
   if (input.rerun) lines.push('', rerunSection(input.rerun));
   // A folder the main table's plan decides is not also read by our older claim rules: their presets (wmrl,
   // sft-larger, wmrl-static ...) appear there only as rows of the plan, and a second, rule-less verdict would contradict it.

@@ -2,7 +2,7 @@
 // two-sided and alone, the secondary four Holm-corrected together, the non-inferiority p on the scale
 // of main-v3's interval rule, and the per-seed slope of the WMRL - GRPO gap.
 import { describe, expect, it } from 'vitest';
-import { CONTROLS_ROWS, CONTROLS_TESTS, curveGapTrend, decideControls, gapSlopes, nonInferiorityP, plannedDetectable } from '../../../src/experiments/controls-table';
+import { CONTROLS_ROWS, CONTROLS_TESTS, curveGapTrend, decideControls, gapSlopes, nonInferiorityP, plannedDetectable, twinAgreement } from '../../../src/experiments/controls-table';
 import { curveRows } from '../../../src/experiments/aggregate';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
 import { tInterval } from '../../../src/experiments/interval';
@@ -108,4 +108,16 @@ describe('the controls plan', () => {
     expect(md).not.toContain('The main table, decided by its plan');
     expect(renderReport({ title: 't', runs, presets: ['paper-wmrl'] })).toContain('The main table, decided by its plan');
   });
+
+  it("checks the first 20 steps against main-v3's twins, naming the first checkpoint that differs", () => {
+    const twin = (preset: string, seed: number, pts: number[]) => trained(preset, seed, pts);
+    const runs = [trained('paper-wmrl', 3, [50, 51, 52, 53, 54, 55, 56, 57]), trained('paper-grpo-all-real', 3, [40, 41, 42, 43, 44, 45, 46, 47]), trained('paper-anchors-only', 3, flat(50))];
+    const twins = [twin('paper-wmrl', 3, [50, 51, 52, 53]), twin('paper-grpo-all-real', 3, [40, 41, 49, 43])];
+    expect(twinAgreement(runs, twins).map((t) => [t.preset, t.steps, t.firstDifference])).toEqual([
+      ['paper-grpo-all-real', [5, 10, 15, 20], 15],
+      ['paper-wmrl', [5, 10, 15, 20], null],
+    ]);
+    expect(controlsSection(runs, twins)).toMatch(/equal at every shared checkpoint: 1 of 2 runs; differing: paper-grpo-all-real seed 3 from step 15/);
+  });
 });
+
