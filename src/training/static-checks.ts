@@ -24,8 +24,9 @@ export function parseStaticChecks(stdout: string | null, n: number, why: string)
  * The verifier's own limits (static_check.py reads them from task.json). Policy programs are under
  * 1 KB (the largest of 432 held-out samples: 661 bytes), so these reject nothing a policy writes.
  * - maxSourceBytes: a 2 MB list literal alone takes the interpreter to its 1 GiB cap.
- * - maxDepth: an estimate of expression nesting from the tokens; a few thousand levels (`x = 1` and
- *   5,000 `+1`) overflow Pyodide's stack in the compiler and kill the interpreter.
+ * - maxDepth: an estimate of nesting from the tokens (expressions, and across lines indented blocks
+ *   and elif chains); a few thousand levels (`x = 1` and 5,000 `+1`), or 1,200 elifs, overflow
+ *   Pyodide's stack and kill the interpreter.
  * - maxFstringFields: f-string fields compile in quadratic time.
  * - programSeconds: a program whose check took longer is rejected (a check cannot be interrupted
  *   inside the compiler; the caps above keep one check to about a second).

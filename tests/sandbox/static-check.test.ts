@@ -36,12 +36,16 @@ describe('static_check.py in the browser pool', () => {
       'import re\np = re.compile("\\d+")\n',
       // just under the depth limit: what Chromium's worker stack must still compile
       'x = 1' + '+1'.repeat(VERIFIER_LIMITS.maxDepth - 10) + '\n',
+      // nesting across lines: a 16 KB elif chain (each elif an if in the previous one's else), then one just under the limit
+      'x = 1\nif x:0\n' + 'elif x:0\n'.repeat(1800),
+      'x = 1\nif x:0\n' + 'elif x:0\n'.repeat(VERIFIER_LIMITS.maxDepth - 10),
       GOOD,
     ]);
-    expect(first.answers.map((a) => a.ok)).toEqual([true, false, false, false, true, true, true]);
+    expect(first.answers.map((a) => a.ok)).toEqual([true, false, false, false, true, true, false, true, true]);
     expect(first.answers[1].reason).toMatch(/nested too deeply/);
     expect(first.answers[2].reason).toMatch(/nested too deeply/);
     expect(first.answers[3].reason).toMatch(/f-string with more than/);
+    expect(first.answers[6].reason).toMatch(/nested too deeply to check: blocks, elif branches/);
     const second = await check([GOOD, 'def f(:\n']);
     expect(second.answers.map((a) => a.ok)).toEqual([true, false]);
     expect(second.worker).toBe(first.worker);

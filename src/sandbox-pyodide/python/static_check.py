@@ -4,9 +4,10 @@ keywords it is given. The programs are parsed and compiled, never executed, so o
 check any number of them. Prints one JSON list, in order: {"ok": true} or {"ok": false, "reason": ...}.
 
 The verifier has limits of its own (task.json's "limits", set in src/training/static-checks.ts),
-checked on the tokens before anything parses: a source over max_source_bytes, an expression nested
-deeper than max_depth (CPython's compiler recurses per level, and a few thousand levels overflow
-Pyodide's stack, which kills the interpreter), or an f-string with more than max_fstring_fields
+checked on the tokens before anything parses: a source over max_source_bytes, code nested deeper
+than max_depth (expressions on a line, plus indented blocks and elif chains across lines: CPython's
+parser and compiler recurse per level, and a thousand or so levels overflow Pyodide's stack, which
+kills the interpreter), or an f-string with more than max_fstring_fields
 fields (they compile in quadratic time) is rejected with its reason. Warnings are never printed
 (a batch of strings with invalid escapes would otherwise fill the output cap), and any error is that program's own
 answer, never its batch's.
@@ -40,12 +41,30 @@ def _limit_problem(source, limits):
     # chains plus the levels open. An f-string's fields sit side by side, so a field's brace opens a
     # level without lengthening the f-string's chain.
     levels = [[0, None]]
+    # Statements nest across lines, where the count above starts afresh: one entry per open indented
+    # block, the length of the elif chain at its level (each elif is an If inside the previous one's
+    # orelse; 1,200 one-line elifs, 11 KB, overflowed Pyodide's stack). An else keeps the chain it
+    # ends; any other statement starts a new one.
+    blocks = [0]
+    line_start = True
     deepest = 0
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             kind, text = tokenize.tok_name[tok.type], tok.string
+            if kind == 'INDENT':
+                blocks.append(0)
+            elif kind == 'DEDENT':
+                if len(blocks) > 1:
+                    blocks.pop()
+            elif line_start and kind not in ('NL', 'COMMENT', 'NEWLINE', 'ENCODING'):
+                line_start = False
+                if kind == 'NAME' and text == 'elif':
+                    blocks[-1] += 1
+                elif not (kind == 'NAME' and text == 'else'):
+                    blocks[-1] = 0
             top = levels[-1]
             if kind == 'NEWLINE':
+                line_start = True
                 levels = [[0, None]]
             elif kind.endswith('STRING_START'):  # f-strings and t-strings hold expressions
                 top[0] += 1
@@ -64,11 +83,13 @@ def _limit_problem(source, limits):
                     top[0] += 1
                 if text in ('(', '[', '{'):
                     levels.append([0, None])
-            depth = sum(level[0] for level in levels) + len(levels)
+            statements = sum(blocks) + len(blocks) - 1
+            depth = statements + sum(level[0] for level in levels) + len(levels)
             if depth > deepest:
                 deepest = depth
                 if deepest > limits['max_depth']:
-                    return 'nested too deeply to check: an expression over %d levels deep (line %d; limit %d)' % (limits['max_depth'], tok.start[0], limits['max_depth'])
+                    what = 'an expression' if statements == 0 else 'blocks, elif branches and expressions together'
+                    return 'nested too deeply to check: %s over %d levels deep (line %d; limit %d)' % (what, limits['max_depth'], tok.start[0], limits['max_depth'])
     except (tokenize.TokenError, SyntaxError):
         # compile() stops at the same point and says why; what came before it is within the limits
         pass

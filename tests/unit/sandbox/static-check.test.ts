@@ -101,6 +101,35 @@ describe('the static check (static_check.py)', { timeout: 120_000 }, () => {
     expect(await check([good, 'def f(:\n'])).toEqual([{ ok: true }, expect.objectContaining({ ok: false })]);
   });
 
+  it('nesting across lines counts too: a 16 KB elif chain is rejected before it parses, and the same interpreter checks the next program', async () => {
+    const good = 'import toolkit as tk\nm = tk.Ridge(alpha=1.0)\n';
+    const head = 'x = 1\nif x:0\n';
+    // each elif is an If in the previous one's orelse: 1,200 overflowed Pyodide's stack
+    const elifChain = head + 'elif x:0\n'.repeat(Math.floor((VERIFIER_LIMITS.maxSourceBytes - head.length) / 9));
+    expect(elifChain.length).toBeGreaterThan(16_000);
+    expect(elifChain.length).toBeLessThanOrEqual(VERIFIER_LIMITS.maxSourceBytes);
+    const programs = [
+      elifChain,
+      'x = 1' + '+1'.repeat(300) + '\n', // on one line
+      'x = (1\n' + '+1\n'.repeat(300) + ')\n', // across lines, inside brackets
+      'x = 1' + ' \\\n+1'.repeat(300) + '\n', // across lines, backslash continuations
+      'def f(a):\n    if a:\n        pass\n' + '    elif a:\n        pass\n'.repeat(250), // an elif chain in a block
+      good,
+    ];
+    // straight through the shared interpreter: a fatal error there would fail the run below
+    const r = await runner.run(SOURCE, '', '', verifierRequest(programs), 60_000);
+    expect(r.status, r.traceback).toBe('ok');
+    const out = JSON.parse(r.stdout.trim()) as { ok: boolean; reason?: string }[];
+    expect(out.map((x) => x.ok)).toEqual([false, false, false, false, false, true]);
+    expect(out[0].reason).toMatch(/^nested too deeply to check: blocks, elif branches and expressions together over 200 levels deep \(line 202; limit 200\)$/);
+    for (const a of out.slice(1, 4)) expect(a.reason).toMatch(/^nested too deeply to check: an expression over 200 levels deep/);
+    expect(out[4].reason).toMatch(/^nested too deeply to check: blocks, elif branches/);
+    expect(await runner.run(SOURCE, '', '', verifierRequest([good, 'def f(:\n']), 60_000)).toMatchObject({ status: 'ok' });
+    // chains that end, however many, do not add up; a chain within the limit passes
+    const separate = 'if x:\n    pass\nelif y:\n    pass\n'.repeat(300);
+    expect(await check([separate, head + 'elif x:0\n'.repeat(150), 'def f(a):\n' + '    if a:\n        pass\n    elif a:\n        pass\n'.repeat(200)])).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+  });
+
   it('within the limits, deep but legal code still passes (no false rejections near the limit)', async () => {
     const out = await check([
       'x = 1' + '+1'.repeat(150) + '\n',
