@@ -1,15 +1,59 @@
 // What the command-line tools share about user input: a problem with what the user gave is one
 // line, no stack trace, exit status 2; files are read with a message that names them.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { csvSizeProblem, decodeCsvUpload } from '../tasks/text-files.ts';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { csvTooLarge, decodeCsvUpload, MAX_CSV_BYTES } from '../tasks/text-files.ts';
 
 export class InputError extends Error {}
 
-export function readInputBytes(path: string, what: string): Buffer {
+/** A size limit on an input file, and its refusal: `size` bytes, or more than the limit when not `whole` (a pipe read until it passed). */
+export interface InputCap {
+  limit: number;
+  tooLarge: (size: number, whole: boolean) => string;
+}
+
+/** Bytes a pipe or device is first read into; the buffer doubles as it fills, up to the limit. */
+const FIRST_READ_BYTES = 64 * 1024;
+
+/**
+ * A file that stat cannot size (a pipe, /dev/stdin, a character device: stat says 0), read until its
+ * end or until it has given one byte more than the limit, which is refused there: a 1 GB pipe costs
+ * about the limit in memory and is not drained.
+ */
+function readUnsized(path: string, cap: InputCap): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    let buf = Buffer.allocUnsafe(Math.min(FIRST_READ_BYTES, cap.limit + 1));
+    let total = 0;
+    for (;;) {
+      if (total === buf.length) {
+        if (total > cap.limit) throw new InputError(cap.tooLarge(total, false));
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, cap.limit + 1));
+        buf.copy(bigger, 0, 0, total);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, total, buf.length - total, null);
+      if (n === 0) return buf.subarray(0, total);
+      total += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A file's bytes. With a cap, a regular file is sized by stat before it is read, and a pipe or device
+ * is read in steps and refused as soon as it passes the limit (readUnsized).
+ */
+export function readInputBytes(path: string, what: string, cap?: InputCap): Buffer {
   if (!existsSync(path)) throw new InputError(`${what} not found: ${path}`);
   try {
+    if (!cap) return readFileSync(path);
+    const stat = statSync(path);
+    if (!stat.isFile()) return readUnsized(path, cap);
+    if (stat.size > cap.limit) throw new InputError(cap.tooLarge(stat.size, true));
     return readFileSync(path);
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`${what} could not be read: ${path} (${(e as Error).message})`);
   }
 }
@@ -18,12 +62,10 @@ export function readInput(path: string, what: string): string {
   return readInputBytes(path, what).toString('utf8');
 }
 
-/** A user's CSV as text: sized before it is read (a 10-million-row file is refused, not read into GBs), then strict UTF-8. */
+/** A user's CSV as text: refused past MAX_CSV_BYTES before it is read whole (a 10-million-row file or pipe is not read into GBs), then strict UTF-8. */
 export function readCsvInput(path: string): string {
-  if (!existsSync(path)) throw new InputError(`CSV file not found: ${path}`);
-  const tooLarge = csvSizeProblem(path, statSync(path).size);
-  if (tooLarge) throw new InputError(tooLarge);
-  return decodeCsvUpload(readInputBytes(path, 'CSV file'), path);
+  const cap: InputCap = { limit: MAX_CSV_BYTES, tooLarge: (size, whole) => csvTooLarge(path, size, whole) };
+  return decodeCsvUpload(readInputBytes(path, 'CSV file', cap), path);
 }
 
 /** An optional flag that must be a positive integer when given; the CLI's own usage error names the flag. */

@@ -88,11 +88,18 @@ export function decodePredictions(bytes: Uint8Array): TextRead {
  */
 export const MAX_CSV_BYTES = 20 * 1024 * 1024;
 
+/**
+ * The refusal of a CSV over MAX_CSV_BYTES: `size` bytes, or, when not `whole` (a pipe or device, read
+ * only until it passed the limit), more than the limit.
+ */
+export function csvTooLarge(fileName: string, size: number, whole = true): string {
+  const sizeText = whole ? `${size} bytes` : `more than ${MAX_CSV_BYTES} bytes (a pipe or device, read until it passed the limit)`;
+  return `${fileName} is too large: ${sizeText}, limit ${MAX_CSV_BYTES} (${MAX_CSV_BYTES / 1024 / 1024} MiB); a task keeps at most a few thousand rows, so a sample of the rows will do`;
+}
+
 /** Why a CSV of `size` bytes is not read at all, or null when its size is fine. */
 export function csvSizeProblem(fileName: string, size: number): string | null {
-  return size > MAX_CSV_BYTES
-    ? `${fileName} is too large: ${size} bytes, limit ${MAX_CSV_BYTES} (${MAX_CSV_BYTES / 1024 / 1024} MiB); a task keeps at most a few thousand rows, so a sample of the rows will do`
-    : null;
+  return size > MAX_CSV_BYTES ? csvTooLarge(fileName, size) : null;
 }
 
 /** A user's CSV file as text; throws a TaskDataError when it is too large or not UTF-8 text. */
