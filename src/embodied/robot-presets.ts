@@ -27,6 +27,7 @@
 //   robot-paper-wmrl            paper-wmrl's, in the authors' free-anchor regime of this domain: one
 //                               success-rewarded anchor group a step, every rollout's success a calibration pair
 //   robot-paper-wmrl-anchors    the same at the coding table's regime: the anchors' pairs alone (one switch)
+// (G 8 is their default here, for headless runs; the page's form sets its own, smaller G.)
 
 import { BASE_CONFIG, presetById, type PresetId } from '../training/presets.ts';
 import type { RobotTrainerConfig } from './robot-trainer.ts';
@@ -58,9 +59,9 @@ export const ROBOT_PRESETS: readonly RobotPreset[] = [
   { id: 'robot-neither', label: 'Ablation: neither correction', description: 'One anchor group a step, raw dense rewards, every group weighs the same.', switchesFrom: 'ablation-neither', paper: null },
   { id: 'robot-debias-only', label: 'Ablation: debias only', description: 'Isotonic debiasing of the dense reward, every group weighs the same.', switchesFrom: 'ablation-debias-only', paper: null },
   { id: 'robot-fusion-only', label: 'Ablation: fusion only', description: 'Raw dense rewards, inverse-variance fusion of the two streams.', switchesFrom: 'ablation-denoise-only', paper: null },
-  { id: 'robot-paper-grpo-sparse', label: "GRPO on sparse success (authors' rules)", description: "Every group rewarded by the simulator's success, verl's std advantages, G 8.", switchesFrom: 'paper-grpo-all-real', paper: 38.3, authors: { calibrateOnAll: false } },
-  { id: 'robot-paper-progress-only', label: "Progress model only (authors' rules)", description: "The progress model's dense reward alone, std advantages, G 8.", switchesFrom: 'paper-world-model-only', paper: null, authors: { calibrateOnAll: false } },
-  { id: 'robot-paper-wmrl', label: "WMRL as the authors built it", description: "One success-rewarded anchor group a step; every rollout's success calibrates the dense reward (their free-anchor regime); binned calibrator, anchor weight, std advantages, G 8.", switchesFrom: 'paper-wmrl', paper: 41.2, authors: { calibrateOnAll: true } },
+  { id: 'robot-paper-grpo-sparse', label: "GRPO on sparse success (authors' rules)", description: "Every group rewarded by the simulator's success, verl's std advantages.", switchesFrom: 'paper-grpo-all-real', paper: 38.3, authors: { calibrateOnAll: false } },
+  { id: 'robot-paper-progress-only', label: "Progress model only (authors' rules)", description: "The progress model's dense reward alone, std advantages.", switchesFrom: 'paper-world-model-only', paper: null, authors: { calibrateOnAll: false } },
+  { id: 'robot-paper-wmrl', label: "WMRL as the authors built it", description: "One success-rewarded anchor group a step; every rollout's success calibrates the dense reward (their free-anchor regime); binned calibrator, anchor weight, std advantages.", switchesFrom: 'paper-wmrl', paper: 41.2, authors: { calibrateOnAll: true } },
   { id: 'robot-paper-wmrl-anchors', label: "WMRL, authors' rules, anchors' pairs only", description: "As robot-paper-wmrl, but only the anchor group's rollouts calibrate (the coding table's regime): one switch.", switchesFrom: 'paper-wmrl', paper: null, authors: { calibrateOnAll: false } },
 ];
 
