@@ -37,18 +37,30 @@ export function zerosBuffer(device: GPUDevice, n: number, label?: string): GPUBu
   return createStorageBuffer(device, n * 4, label);
 }
 
-/** Reads `byteLength` bytes (default: the whole buffer) back to the CPU after all submitted work. */
-export async function readBuffer(device: GPUDevice, buffer: GPUBuffer, byteLength = buffer.size): Promise<ArrayBuffer> {
+/**
+ * Encodes a copy of the first `byteLength` bytes of `buffer` into a staging buffer; after the
+ * encoder's commands are submitted, the returned function maps them and gives them back. Lets a
+ * read-back ride in the submission that computes it.
+ */
+export function encodeReadback(encoder: GPUCommandEncoder, device: GPUDevice, buffer: GPUBuffer, byteLength = buffer.size): () => Promise<ArrayBuffer> {
   const size = paddedSize(byteLength);
   const staging = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = device.createCommandEncoder();
   encoder.copyBufferToBuffer(buffer, 0, staging, 0, size);
+  return async () => {
+    await staging.mapAsync(GPUMapMode.READ);
+    const copy = staging.getMappedRange().slice(0, byteLength);
+    staging.unmap();
+    staging.destroy();
+    return copy;
+  };
+}
+
+/** Reads `byteLength` bytes (default: the whole buffer) back to the CPU after all submitted work. */
+export async function readBuffer(device: GPUDevice, buffer: GPUBuffer, byteLength = buffer.size): Promise<ArrayBuffer> {
+  const encoder = device.createCommandEncoder();
+  const read = encodeReadback(encoder, device, buffer, byteLength);
   device.queue.submit([encoder.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const copy = staging.getMappedRange().slice(0, byteLength);
-  staging.unmap();
-  staging.destroy();
-  return copy;
+  return read();
 }
 
 export async function readFloat32(device: GPUDevice, buffer: GPUBuffer, n: number): Promise<Float32Array> {

@@ -1,6 +1,9 @@
 // GELU (tanh approximation) on the GPU, matching src/model/ops.ts.
-import code from './kernels/gelu.wgsl?raw';
+import kernel from './kernels/gelu.wgsl?raw';
+import tanhGelu from './kernels/tanh_gelu.wgsl?raw';
 import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
+
+const code = `${tanhGelu}\n${kernel}`;
 
 export function encodeGeluForward(encoder: GPUCommandEncoder, device: GPUDevice, x: BufferRef, y: BufferRef, n: number): void {
   const p = uniformBuffer(device, [['u32', n]]);

@@ -23,7 +23,7 @@ export interface KernelSpec {
 
 // Keyed by the source first: a string's hash is cached on the string, and a kernel's source is the same
 // string at every call, whereas a key built by concatenating it would be hashed in full at every
-// dispatch (about 11 us for a 7 kB kernel on the 2-core VM, some 80 dispatches a sampled token).
+// dispatch (about 11 us for a 7 kB kernel on the 2-core VM; the training pass makes hundreds of dispatches).
 const pipelines = new WeakMap<GPUDevice, Map<string, Map<string, GPUComputePipeline>>>();
 const modules = new WeakMap<GPUDevice, Map<string, GPUShaderModule>>();
 
@@ -142,6 +142,31 @@ function bindGroupFor(device: GPUDevice, pipeline: GPUComputePipeline, bindings:
   return group;
 }
 
+/** One dispatch made ready: its pipeline, its (kept) bind group and its grid. */
+export interface Dispatch {
+  readonly pipeline: GPUComputePipeline;
+  readonly bindGroup: GPUBindGroup;
+  readonly workgroups: readonly [number, number, number];
+}
+
+export function prepareKernel(device: GPUDevice, spec: KernelSpec, bindings: Bindings,
+  workgroups: readonly [number, number?, number?]): Dispatch {
+  const pipeline = getPipeline(device, spec);
+  return { pipeline, bindGroup: bindGroupFor(device, pipeline, bindings), workgroups: [workgroups[0], workgroups[1] ?? 1, workgroups[2] ?? 1] };
+}
+
+/**
+ * Records dispatches into one compute pass, in order: WebGPU makes each dispatch's storage writes
+ * visible to the next, so a chain of kernels needs no pass of its own per kernel.
+ */
+export function encodeDispatches(pass: GPUComputePassEncoder, dispatches: readonly Dispatch[]): void {
+  for (const d of dispatches) {
+    pass.setPipeline(d.pipeline);
+    pass.setBindGroup(0, d.bindGroup);
+    pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1], d.workgroups[2]);
+  }
+}
+
 export function encodeKernel(
   encoder: GPUCommandEncoder,
   device: GPUDevice,
@@ -149,12 +174,8 @@ export function encodeKernel(
   bindings: Bindings,
   workgroups: readonly [number, number?, number?],
 ): void {
-  const pipeline = getPipeline(device, spec);
-  const bindGroup = bindGroupFor(device, pipeline, bindings);
   const pass = encoder.beginComputePass({ label: spec.label });
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, bindGroup);
-  pass.dispatchWorkgroups(workgroups[0], workgroups[1] ?? 1, workgroups[2] ?? 1);
+  encodeDispatches(pass, [prepareKernel(device, spec, bindings, workgroups)]);
   pass.end();
 }
 

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { create, globals } from 'webgpu';
 import { acquireDevice, type GpuContext } from '../../src/primitives/webgpu-device.ts';
+import { type Dispatch, encodeDispatches, submit } from '../../src/gpu/kernel.ts';
 
 Object.assign(globalThis, globals);
 
@@ -37,4 +38,13 @@ export async function expectNoGpuError<T>(device: GPUDevice, fn: () => Promise<T
   const first = errors.find((e) => e !== null);
   if (first) throw new Error(`GPU error: ${first.message}`);
   return result;
+}
+
+/** Encodes `dispatches` as one compute pass (as the decoder does) and submits it. */
+export function submitPass(device: GPUDevice, dispatches: readonly Dispatch[]): void {
+  submit(device, (encoder) => {
+    const pass = encoder.beginComputePass();
+    encodeDispatches(pass, dispatches);
+    pass.end();
+  });
 }

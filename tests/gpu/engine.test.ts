@@ -210,6 +210,7 @@ describe('GPU policy engine: AdamW state round trip', () => {
 });
 
 describe('GPU policy engine: seeded sampling with the KV cache', () => {
+  // prompts of three lengths share every decode (maxBatch 4: two calls of 4 and 2 sequences)
   const prompts = [[1, 7, 9], [1, 4], [1, 30, 2, 17, 5]];
   for (const [temperature, topK] of [[1, 0], [0.8, 5], [0, 0]] as const) {
     it(`reproduces the reference sampler's tokens (temperature ${temperature}, top-k ${topK})`, async () => {
@@ -220,6 +221,11 @@ describe('GPU policy engine: seeded sampling with the KV cache', () => {
       const got = await expectNoGpuError(device, () =>
         engine.sample(all, { maxNewTokens: 12, temperature, topK, rngs, stopToken: 3 }));
       expect(got).toHaveLength(prompts.length * n);
+      if (temperature > 0) {
+        // some sequences end early at the stop token, others run to maxNewTokens
+        expect(got.some((g) => g.stopped)).toBe(true);
+        expect(got.some((g) => !g.stopped)).toBe(true);
+      }
       let generated = 0;
       for (let i = 0; i < got.length; i++) {
         const prompt = prompts[Math.floor(i / n)];
@@ -246,3 +252,34 @@ describe('GPU policy engine: seeded sampling with the KV cache', () => {
     }
   });
 });
+
+describe("GPU policy engine on 'mini': ragged prompts, greedy, in one decode", () => {
+  it('gives the reference greedy tokens for prompts of 1 to 23 tokens; a stopped sequence ends, the others go on', async () => {
+    const mini = namedConfig('mini');
+    const m = createModel(mini, seededRandom(31));
+    const rand = seededRandom(32);
+    const prompts = [1, 23, 6, 14].map((len) => [1, ...Array.from({ length: len - 1 }, () => Math.floor(rand() * mini.vocabSize))]);
+    const maxNewTokens = 10;
+    const free = prompts.map((p) => sample(m, p, { maxNewTokens, temperature: 0, rng: mulberry32(0), stopToken: -1 }).tokens);
+    // the stop token: what the third prompt emits at its fourth step, unless an earlier one is the same
+    const stopToken = free[2][3];
+    const gpu = new GpuPolicyEngine(device, mini, { maxBatch: prompts.length, maxSeq: 32 }, m.params);
+    try {
+      const got = await expectNoGpuError(device, () => gpu.sampleWith(prompts, prompts.map((_, i) => mulberry32(i)),
+        { maxNewTokens, temperature: 0, topK: 0, stopToken, checkEvery: 4 }));
+      let stopped = 0;
+      prompts.forEach((p, i) => {
+        const want = sample(m, p, { maxNewTokens, temperature: 0, rng: mulberry32(0), stopToken });
+        expect(got[i].tokens, `prompt ${i} (${p.length} tokens)`).toEqual(want.tokens);
+        expect(got[i].stopped).toBe(want.stopped);
+        expect(got[i].logProbs.every((l) => l === 0)).toBe(true);
+        if (want.stopped) stopped++;
+      });
+      expect(stopped).toBeGreaterThan(0);
+      expect(stopped).toBeLessThan(prompts.length);
+    } finally {
+      await gpu.dispose();
+    }
+  });
+});
+

@@ -5,8 +5,8 @@
 //   out = x2 + gelu(ln2(x2) Wfc + bfc) Wproj + bproj
 //
 // The training pass runs it over all B*T rows with causal attention and keeps every activation for
-// the backward; the decoder runs it over B rows of one position, with attention against the KV cache,
-// and reuses its scratch buffers. The two differ only in the buffers and in how attention is done.
+// the backward; the decoder's prefill is that same pass. (A token step of the decoder runs the block
+// as two fused kernels instead: src/gpu/decodeQkv.ts, src/gpu/decodeAttnMlp.ts.)
 
 import { mlpWidth } from '../../model/config.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';

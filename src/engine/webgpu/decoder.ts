@@ -1,23 +1,26 @@
-// Autoregressive sampling on the GPU with a KV cache: one prefill (the training forward over the
-// prompt, whose keys and values are copied into the cache), then one decoding step per new token
-// (KV append + single-query attention), each ending in the sampling kernel. Every sequence has its
-// own seeded generator and uses exactly one uniform per generated token, as the reference sampler
-// (src/model/sampling.ts) does, so the tokens agree with it whenever the logits do.
+// Autoregressive sampling on the GPU with a KV cache, for a batch of prompts of any lengths: one
+// prefill (the training forward over the right-padded prompts; its keys and values go to the caches),
+// then token steps, each a fixed list of fused kernels (2 a layer, the head, the sampler) recorded
+// into a compute pass with the same bind groups every step. Positions, input tokens and the stop
+// state live per sequence on the GPU (src/gpu/kernels/decode_state.wgsl): the sampled token is fed
+// back there, so the host only submits, checks every few steps whether all sequences have finished,
+// and reads the tokens and their log-probs at the end. Every sequence has its own seeded generator and
+// uses exactly one uniform per generated token, as the reference sampler (src/model/sampling.ts)
+// does, so the tokens agree with it whenever the logits do.
 
-import { headDim } from '../../model/config.ts';
+import { mlpWidth } from '../../model/config.ts';
 import type { Uniform } from '../../model/init.ts';
-import { samplingCandidates, samplingWeights } from '../../model/ops/sampling.ts';
-import { readFloat32, readInt32, writeBuffer } from '../../gpu/buffers.ts';
-import { encodeEmbeddingForward } from '../../gpu/embedding.ts';
-import { encodeKvAppend, encodeKvDecode } from '../../gpu/kvCache.ts';
-import { encodeLayerNormForward } from '../../gpu/layernorm.ts';
-import { encodeMatmul } from '../../gpu/matmul.ts';
-import { encodeSample } from '../../gpu/sampling.ts';
-import { alignUp } from './engine-buffers.ts';
+import { layerViewNames } from '../../model/parameter-layout.ts';
+import { encodeReadback, writeBuffer } from '../../gpu/buffers.ts';
+import { decodeAttnMlpKernel } from '../../gpu/decodeAttnMlp.ts';
+import { decodeLogitsKernel } from '../../gpu/decodeLogits.ts';
+import { decodeQkvKernel } from '../../gpu/decodeQkv.ts';
+import type { DecodeDims } from '../../gpu/decodeRow.ts';
+import { type Dispatch, encodeDispatches } from '../../gpu/kernel.ts';
+import { kvFillKernel } from '../../gpu/kvCache.ts';
+import { NO_STOP_TOKEN, samplingKernel } from '../../gpu/sampling.ts';
 import type { GpuModel } from './gpu-model.ts';
-import { encodeBlockForward } from './block-forward.ts';
 import { encodeForward } from './training-pass.ts';
-import { copyFloats } from './tensor-slice.ts';
 
 export interface DecodeOptions {
   maxNewTokens: number;
@@ -25,9 +28,9 @@ export interface DecodeOptions {
   temperature: number;
   /** 0 keeps all tokens */
   topK: number;
-  /** generation of a sequence ends after this token (included) */
+  /** generation of a sequence ends after this token (included); a negative token never ends it */
   stopToken: number;
-  /** read back every this many steps to stop early once every sequence has stopped (default 16) */
+  /** token steps per submission; between two, the host checks whether every sequence has finished (default 16) */
   checkEvery?: number;
 }
 
@@ -39,86 +42,90 @@ export interface DecodedSequence {
   stopped: boolean;
 }
 
+/** The kernels of one call: the prefill's tail (caches, first logits, first draw) and one token step. */
+interface DecodeKernels {
+  prefill: Dispatch[];
+  step: Dispatch[];
+}
+
 /**
- * Samples one continuation per row; all prompts must have the same length (the KV-cache kernels
- * share one position across the batch). rngs[b] supplies row b's uniforms.
+ * Samples one continuation per prompt; prompts may have different lengths. rngs[b] supplies row b's
+ * uniforms. Each generator is advanced by min(maxNewTokens, context left after its prompt) draws up
+ * front, even if its sequence stops earlier; the draws used are the reference sampler's.
  */
 export async function decodeBatch(model: GpuModel, prompts: readonly (readonly number[])[], rngs: readonly Uniform[],
   options: DecodeOptions): Promise<DecodedSequence[]> {
   const { device, config } = model;
   const B = prompts.length;
-  const Tp = prompts[0]?.length ?? 0;
   if (B < 1 || B > model.maxB) throw new Error(`sampling: batch of ${B} prompts is outside 1..${model.maxB}`);
   if (rngs.length !== B) throw new Error(`sampling: ${rngs.length} generators for ${B} prompts`);
-  if (Tp < 1) throw new Error('sampling: the prompt must hold at least one token (bos)');
-  if (prompts.some((p) => p.length !== Tp)) throw new Error('sampling: prompts of one batch must have the same length');
+  if (prompts.some((p) => p.length < 1)) throw new Error('sampling: every prompt must hold at least one token (bos)');
+  const Tp = Math.max(...prompts.map((p) => p.length));
   if (Tp > model.maxT) throw new Error(`sampling: prompt of ${Tp} tokens exceeds the engine's ${model.maxT}`);
   if (!(options.temperature >= 0)) throw new Error(`sampling: temperature must be >= 0, got ${options.temperature}`);
+  if (!(Number.isInteger(options.maxNewTokens) && options.maxNewTokens >= 0)) {
+    throw new Error(`sampling: maxNewTokens must be a whole number >= 0, got ${options.maxNewTokens}`);
+  }
+  if (!Number.isInteger(options.stopToken)) throw new Error(`sampling: the stop token must be an integer, got ${options.stopToken}`);
   for (const p of prompts) for (const t of p) {
     if (!(Number.isInteger(t) && t >= 0 && t < config.vocabSize)) throw new Error(`sampling: token ${t} is outside the vocabulary`);
   }
   const Tctx = config.contextLength;
-  const steps = Math.max(0, Math.min(options.maxNewTokens, Tctx - Tp));
+  const limits = prompts.map((p) => Math.max(0, Math.min(options.maxNewTokens, Tctx - p.length)));
+  const steps = Math.max(...limits);
   if (steps === 0) return prompts.map(() => ({ tokens: [], logProbs: [], stopped: false }));
 
-  const bufs = model.buffers;
-  const dec = bufs.decode;
-  const C = config.dModel;
-  const V = config.vocabSize;
-  const stride = alignUp(model.maxB);
+  const dec = model.buffers.decode;
   // one uniform per generated token and sequence, drawn in each sequence's own order
-  const uniforms = new Float32Array(steps * stride);
-  for (let s = 0; s < steps; s++) for (let b = 0; b < B; b++) uniforms[s * stride + b] = rngs[b]();
+  const uniforms = new Float32Array(steps * B);
+  for (let b = 0; b < B; b++) for (let s = 0; s < limits[b]; s++) uniforms[s * B + b] = rngs[b]();
   writeBuffer(device, dec.uniforms, uniforms);
-  writeBuffer(device, bufs.tokens, Int32Array.from(prompts.flat()));
+  // right-padded prompts: causal attention keeps the padding out of every real position
+  const tokens = new Int32Array(B * Tp);
+  prompts.forEach((p, b) => tokens.set(p, b * Tp));
+  writeBuffer(device, model.buffers.tokens, tokens);
+  writeBuffer(device, dec.state, Uint32Array.from(prompts.flatMap((p, b) => [p.length - 1, p[p.length - 1], 0, limits[b]])));
 
-  const cfg = { temperature: options.temperature, topK: options.topK };
-  const finishStep = (enc: GPUCommandEncoder, s: number): void => {
-    encodeMatmul(enc, device, { a: dec.h, b: model.param('wte'), c: dec.logits, M: B, K: C, N: V, transB: true });
-    copyFloats(enc, dec.uniforms, s * stride, dec.u, 0, B);
-    encodeSample(enc, device, { logits: dec.logits, uniforms: dec.u, tokens: dec.tokens, rows: B, V }, cfg);
-    copyFloats(enc, dec.tokens, 0, dec.historyTokens, s * B, B);
-    copyFloats(enc, dec.logits, 0, dec.historyLogits, s * B * V, B * V);
-  };
-
-  // prefill: the training forward over the prompts, keys and values into the cache, last rows' logits
+  const kernels = decodeKernels(model, B, Tp, options);
+  const checkEvery = Math.max(1, options.checkEvery ?? 16);
   let enc = device.createCommandEncoder({ label: 'prefill' });
   encodeForward(enc, model, B, Tp);
-  for (let l = 0; l < config.nLayers; l++) {
-    const c = bufs.layers[l];
-    for (let b = 0; b < B; b++) {
-      copyFloats(enc, c.k, b * Tp * C, c.kCache, b * Tctx * C, Tp * C);
-      copyFloats(enc, c.v, b * Tp * C, c.vCache, b * Tctx * C, Tp * C);
+  let pass = enc.beginComputePass({ label: 'decode' });
+  encodeDispatches(pass, kernels.prefill);
+  let done = 1; // token steps encoded; the prefill's draw is step 0
+  let readHistory: (() => Promise<ArrayBuffer>) | undefined;
+  for (;;) {
+    while (done < steps && done % checkEvery !== 0) {
+      encodeDispatches(pass, kernels.step);
+      done++;
     }
-  }
-  for (let b = 0; b < B; b++) copyFloats(enc, bufs.lnfY, (b * Tp + Tp - 1) * C, dec.h, b * C, C);
-  finishStep(enc, 0);
-
-  const checkEvery = Math.max(1, options.checkEvery ?? 16);
-  let done = 1;
-  let pending = true;
-  while (done < steps) {
-    if (!pending) enc = device.createCommandEncoder({ label: 'decode' });
-    pending = true;
-    const pos = Tp + done - 1; // position of the token sampled at step done - 1
-    encodeDecodeStep(enc, model, B, pos);
-    finishStep(enc, done);
+    pass.end();
+    const last = done >= steps;
+    // the last submission carries the history's read-back; the others, the rows' state
+    const read = last ? undefined : encodeReadback(enc, device, dec.state, 16 * B);
+    if (last) readHistory = encodeReadback(enc, device, dec.history, 8 * done * B);
+    device.queue.submit([enc.finish()]);
+    if (last || allFinished(new Uint32Array(await read!()))) break;
+    enc = device.createCommandEncoder({ label: 'decode' });
+    pass = enc.beginComputePass({ label: 'decode' });
+    encodeDispatches(pass, kernels.step);
     done++;
-    if (done % checkEvery === 0 && done < steps) {
-      device.queue.submit([enc.finish()]);
-      pending = false;
-      if (allStopped(await readInt32(device, dec.historyTokens, done * B), B, done, options.stopToken)) break;
-    }
   }
-  if (pending) device.queue.submit([enc.finish()]);
-  const tokens = await readInt32(device, dec.historyTokens, done * B);
-  const logits = await readFloat32(device, dec.historyLogits, done * B * V);
+  if (!readHistory) {
+    const enc2 = device.createCommandEncoder({ label: 'history' });
+    readHistory = encodeReadback(enc2, device, dec.history, 8 * done * B);
+    device.queue.submit([enc2.finish()]);
+  }
+  const raw = await readHistory();
+  const ids = new Uint32Array(raw);
+  const logProbs = new Float32Array(raw);
   return prompts.map((_, b) => {
     const out: DecodedSequence = { tokens: [], logProbs: [], stopped: false };
-    for (let s = 0; s < done; s++) {
-      out.tokens.push(tokens[s * B + b]);
-      out.logProbs.push(sampledLogProb(logits.subarray((s * B + b) * V, (s * B + b + 1) * V), tokens[s * B + b], cfg));
-      if (tokens[s * B + b] === options.stopToken) {
+    for (let s = 0; s < Math.min(done, limits[b]); s++) {
+      const token = ids[2 * (s * B + b)];
+      out.tokens.push(token);
+      out.logProbs.push(logProbs[2 * (s * B + b) + 1]);
+      if (token === options.stopToken) {
         out.stopped = true;
         break;
       }
@@ -127,47 +134,43 @@ export async function decodeBatch(model: GpuModel, prompts: readonly (readonly n
   });
 }
 
-/** As sampleFromLogits in src/model/sampling.ts: log-prob under the tempered, top-k distribution; 0 when greedy. */
-function sampledLogProb(logits: Float32Array, token: number, cfg: { temperature: number; topK: number }): number {
-  if (cfg.temperature <= 0) return 0;
-  const candidates = samplingCandidates(logits, cfg.topK);
-  const i = candidates.indexOf(token);
-  if (i < 0) return -Infinity;
-  const weights = samplingWeights(logits, candidates, cfg.temperature);
-  return Math.log(weights[i] / weights.reduce((a, w) => a + w, 0));
-}
-
-function allStopped(history: Int32Array, B: number, steps: number, stop: number): boolean {
-  for (let b = 0; b < B; b++) {
-    let stopped = false;
-    for (let s = 0; s < steps && !stopped; s++) stopped = history[s * B + b] === stop;
-    if (!stopped) return false;
-  }
+/** Whether every row's state (pos, token, step, limit) says it has finished. */
+function allFinished(state: Uint32Array): boolean {
+  for (let i = 0; i < state.length; i += 4) if (state[i + 2] < state[i + 3]) return false;
   return true;
 }
 
-/** One decoding step: decode.tokens at position pos through every block into decode.h. */
-function encodeDecodeStep(enc: GPUCommandEncoder, model: GpuModel, B: number, pos: number): void {
+function decodeKernels(model: GpuModel, B: number, Tp: number, options: DecodeOptions): DecodeKernels {
   const { device, config } = model;
   const bufs = model.buffers;
   const dec = bufs.decode;
-  const C = config.dModel;
-  const eps = config.layerNormEps;
-  const kv = { B, maxT: config.contextLength, H: config.nHeads, Dh: headDim(config) };
-  const wpe = model.layout.byName.get('wpe')!;
-  // the embedding kernel adds wpe row t of a [T, C] table; with T = 1 it reads row 0 of this copy
-  copyFloats(enc, bufs.params, wpe.offset + pos * C, dec.wpeRow, 0, C);
-  encodeEmbeddingForward(enc, device, dec.tokens, model.param('wte'), dec.wpeRow, dec.x, { B, T: 1, C, V: config.vocabSize });
-  // the block's scratch is shared: ln1 and ln2 write the same rows, x2 and out alternate with x
-  const scratch = { x: dec.x, ln1y: dec.ln, ln1mean: dec.mean, ln1rstd: dec.rstd, q: dec.q, k: dec.k, v: dec.v, att: dec.att,
-    proj: dec.proj, x2: dec.x2, ln2y: dec.ln, ln2mean: dec.mean, ln2rstd: dec.rstd, fcPre: dec.fc, fcAct: dec.fcAct, out: dec.x };
-  for (let l = 0; l < config.nLayers; l++) {
-    const c = bufs.layers[l];
-    encodeBlockForward(enc, model, l, B, scratch, (e) => {
-      encodeKvAppend(e, device, dec.k, dec.v, c.kCache, c.vCache, kv, pos);
-      encodeKvDecode(e, device, dec.q, c.kCache, c.vCache, dec.att, kv, pos);
-    });
-  }
-  encodeLayerNormForward(enc, device, { x: dec.x, gamma: model.param('lnf.g'), beta: model.param('lnf.b'),
-    y: dec.h, mean: dec.mean, rstd: dec.rstd, rows: B, dim: C, eps });
+  const at = (name: string): number => model.layout.byName.get(name)!.offset;
+  const dims: DecodeDims = { C: config.dModel, H: config.nHeads, F: mlpWidth(config), V: config.vocabSize,
+    maxT: config.contextLength, eps: config.layerNormEps };
+  const weights = bufs.params;
+  const state = dec.state;
+  const head = (x: GPUBuffer, rowStride: number, atPos: boolean): Dispatch[] => [
+    decodeLogitsKernel(device, { weights, lnG: at('lnf.g'), lnB: at('lnf.b'), wte: at('wte'), state, x, rowStride, atPos,
+      logits: dec.logits, rows: B, dims }),
+    samplingKernel(device, { logits: dec.logits, uniforms: dec.uniforms, stride: B, state, history: dec.history, rows: B,
+      V: config.vocabSize, stopToken: options.stopToken >= 0 ? options.stopToken : NO_STOP_TOKEN },
+    { temperature: options.temperature, topK: options.topK }),
+  ];
+  const prefill = [
+    ...bufs.layers.map((c) => kvFillKernel(device, { k: c.k, v: c.v, kCache: c.kCache, vCache: c.vCache, rows: B, T: Tp,
+      C: config.dModel, maxT: config.contextLength })),
+    ...head(bufs.resid[config.nLayers], Tp, true),
+  ];
+  const step = bufs.layers.flatMap((c, l) => {
+    const n = layerViewNames(l);
+    const cache = { state, x: dec.x, q: dec.q, kCache: c.kCache, vCache: c.vCache, rows: B, dims, weights };
+    return [
+      decodeQkvKernel(device, { ...cache, lnG: at(n.ln1g), lnB: at(n.ln1b), wqkv: at(n.wqkv), bqkv: at(n.bqkv),
+        embed: l === 0 ? { wte: at('wte'), wpe: at('wpe') } : undefined }),
+      decodeAttnMlpKernel(device, { ...cache, wo: at(n.wo), bo: at(n.bo), lnG: at(n.ln2g), lnB: at(n.ln2b),
+        wfc: at(n.wfc), bfc: at(n.bfc), wproj: at(n.wproj), bproj: at(n.bproj) }),
+    ];
+  });
+  step.push(...head(dec.x, 1, false));
+  return { prefill, step };
 }

@@ -21,16 +21,18 @@ export interface LayerBuffers<T> {
   kCache: T; vCache: T;
 }
 
-/** Activations of one decoding step, [maxB, ...]. */
+/** What a decoding call keeps on the GPU besides the KV caches (src/engine/webgpu/decoder.ts). */
 export interface DecodeBuffers<T> {
-  x: T; ln: T; mean: T; rstd: T; q: T; k: T; v: T; att: T; proj: T; x2: T; fc: T; fcAct: T; h: T;
-  logits: T; tokens: T; wpeRow: T;
-  /** this step's uniforms, copied from its row of `uniforms` */
-  u: T;
-  /** one row of maxB uniforms per step, rows padded to the slice alignment */
+  /** one token step's residual stream and queries [maxB, C] */
+  x: T; q: T;
+  /** one token step's logits [maxB, V] */
+  logits: T;
+  /** RowState of each sequence (src/gpu/kernels/decode_state.wgsl), 4 u32 a row */
+  state: T;
+  /** the uniforms of every step: [contextLength, B] for a call of B sequences */
   uniforms: T;
-  /** sampled tokens [contextLength, maxB] and the logits they were drawn from [contextLength, maxB, V] */
-  historyTokens: T; historyLogits: T;
+  /** sampled tokens and their log-probs' float bits [contextLength, B, 2] */
+  history: T;
 }
 
 export interface EngineBuffers<T> {
@@ -96,13 +98,8 @@ export function allocateEngineBuffers<T>(config: ModelConfig, maxB: number, maxT
   }
   const d = (name: string, n: number): T => alloc(`decode.${name}`, n);
   const decode: DecodeBuffers<T> = {
-    x: d('x', maxB * C), ln: d('ln', maxB * C), mean: d('mean', maxB), rstd: d('rstd', maxB),
-    q: d('q', maxB * C), k: d('k', maxB * C), v: d('v', maxB * C), att: d('att', maxB * C),
-    proj: d('proj', maxB * C), x2: d('x2', maxB * C), fc: d('fc', maxB * F), fcAct: d('fcAct', maxB * F),
-    h: d('h', maxB * C), logits: d('logits', maxB * V),
-    tokens: d('tokens', maxB), wpeRow: d('wpeRow', C), u: d('u', maxB),
-    uniforms: d('uniforms', Tctx * alignUp(maxB)),
-    historyTokens: d('historyTokens', Tctx * maxB), historyLogits: d('historyLogits', Tctx * maxB * V),
+    x: d('x', maxB * C), q: d('q', maxB * C), logits: d('logits', maxB * V), state: d('state', 4 * maxB),
+    uniforms: d('uniforms', Tctx * maxB), history: d('history', 2 * Tctx * maxB),
   };
   return {
     params: alloc('params', P), grads: alloc('grads', P), adamM: alloc('adam.m', P), adamV: alloc('adam.v', P),

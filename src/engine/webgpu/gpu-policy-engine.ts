@@ -283,27 +283,22 @@ export class GpuPolicyEngine implements PolicyEngine {
 
   /**
    * One continuation per prompt, prompt b drawing from options.rngs[b], one uniform per generated
-   * token as the reference sampler. Prompts are batched by length (the KV cache shares one position
-   * per batch) in chunks of at most maxBatch. Unlike the CPU engine, each generator is advanced by
+   * token as the reference sampler. Prompts of any lengths decode together, in chunks of at most
+   * maxBatch (src/engine/webgpu/decoder.ts). Unlike the CPU engine, each generator is advanced by
    * min(maxNewTokens, context left) draws even when its sequence stops earlier (the uniforms go to
    * the GPU up front); the draws that are used are the same.
    */
   async sample(prompts: readonly (readonly number[])[], options: EngineSampleOptions): Promise<EngineSample[]> {
     if (options.rngs.length !== prompts.length) throw new Error(`gpu engine: ${options.rngs.length} generators for ${prompts.length} prompts`);
-    const results: EngineSample[] = new Array(prompts.length);
-    const byLength = new Map<number, number[]>();
-    prompts.forEach((p, i) => byLength.set(p.length, [...(byLength.get(p.length) ?? []), i]));
-    for (const list of byLength.values()) {
-      for (let start = 0; start < list.length; start += this.model.maxB) {
-        const chunk = list.slice(start, start + this.model.maxB);
-        const out = await this.sampleWith(chunk.map((i) => prompts[i]), chunk.map((i) => options.rngs[i]), options);
-        chunk.forEach((i, k) => (results[i] = out[k]));
-      }
+    const results: EngineSample[] = [];
+    for (let start = 0; start < prompts.length; start += this.model.maxB) {
+      const end = Math.min(prompts.length, start + this.model.maxB);
+      results.push(...await this.sampleWith(prompts.slice(start, end), options.rngs.slice(start, end), options));
     }
     return results;
   }
 
-  /** One batch of equal-length prompts. */
+  /** One decode of at most maxBatch prompts. */
   sampleWith(prompts: readonly (readonly number[])[], rngs: readonly Uniform[],
     options: Omit<EngineSampleOptions, 'rngs'> & { checkEvery?: number }): Promise<DecodedSequence[]> {
     return decodeBatch(this.model, prompts, rngs, {

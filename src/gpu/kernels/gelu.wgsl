@@ -2,14 +2,7 @@
 
 struct Params { n: u32, _a: u32, _b: u32, _c: u32 }
 
-const S: f32 = 0.7978845608028654; // sqrt(2 / pi)
-const K: f32 = 0.044715;
-
-// tanh written through exp of a non-positive argument: never overflows, unlike some tanh builtins
-fn tanhStable(z: f32) -> f32 {
-  let e = exp(-2.0 * abs(z));
-  return sign(z) * (1.0 - e) / (1.0 + e);
-}
+// Prelude: the wrapper prepends tanh_gelu.wgsl (gelu, tanhStable, GELU_S, GELU_K).
 
 fn index(gid: vec3<u32>, nwg: vec3<u32>) -> u32 { return gid.x + gid.y * nwg.x * 256u; }
 
@@ -22,7 +15,7 @@ fn forward(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
   let i = index(gid, nwg);
   if (i >= fp.n) { return; }
   let x = fx[i];
-  fy[i] = 0.5 * x * (1.0 + tanhStable(S * (x + K * x * x * x)));
+  fy[i] = gelu(x);
 }
 
 @group(0) @binding(0) var<storage, read> bdy: array<f32>;
@@ -35,7 +28,7 @@ fn backward(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
   let i = index(gid, nwg);
   if (i >= bp.n) { return; }
   let x = bx[i];
-  let t = tanhStable(S * (x + K * x * x * x));
-  let dt = (1.0 - t * t) * S * (1.0 + 3.0 * K * x * x);
+  let t = tanhStable(GELU_S * (x + GELU_K * x * x * x));
+  let dt = (1.0 - t * t) * GELU_S * (1.0 + 3.0 * GELU_K * x * x);
   bdx[i] = bdy[i] * (0.5 * (1.0 + t) + 0.5 * x * dt);
 }
