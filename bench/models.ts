@@ -9,6 +9,7 @@ import { namedConfig } from '../src/model/config.ts';
 import { createModel } from '../src/model/init.ts';
 import { sftLoss, tokenLogProbs, worldModelScores } from '../src/model/losses.ts';
 import { matmul } from '../src/model/ops/reference-ops.ts';
+import { buildLayout } from '../src/model/parameter-layout.ts';
 import { sample } from '../src/model/sampling.ts';
 import { Tokenizer } from '../src/model/tokenizer.ts';
 import { CpuEngine } from '../src/engine/cpu/cpu-engine.ts';
@@ -19,7 +20,7 @@ import { WorldModelRunner } from '../src/engine/onnx/world-model-runner.ts';
 import { mulberry32 } from '../src/primitives/random.ts';
 import { benchPrograms, benchPrompts, best, randomBatch } from './measure.ts';
 import { startNodeWebGpu } from './node-webgpu.ts';
-import type { WebGpuFigures } from './webgpu-backend.ts';
+import type { WebGpuCountsOnly, WebGpuFigures } from './webgpu-backend.ts';
 
 export interface BackendFigures {
   forward_tokens_per_s: number;
@@ -34,7 +35,7 @@ export interface BackendFigures {
 
 export interface ConfigFigures {
   parameters: number;
-  backends: { 'cpu-onnx-wasm'?: BackendFigures; 'reference-ts'?: BackendFigures; webgpu?: WebGpuFigures };
+  backends: { 'cpu-onnx-wasm'?: BackendFigures; 'reference-ts'?: BackendFigures; webgpu?: WebGpuFigures | WebGpuCountsOnly };
 }
 
 export type WebGpuStatus =
@@ -219,7 +220,7 @@ async function runWebGpu(result: ModelBenchResult, options: { configs: ConfigNam
   };
   log(`webgpu: ${info.name}${info.isSoftware ? ' [software: figures check correctness only]' : ''}`);
   const { measureGpuMatmul } = await import('./gpu-matmul.ts');
-  const { benchWebGpuConfig } = await import('./webgpu-backend.ts');
+  const { benchWebGpuConfig, countWebGpuSampling } = await import('./webgpu-backend.ts');
   const nn = [{ name: 'NN', transA: false, transB: false }];
   const n = 256;
   result.matmul_gflops.webgpu = { n, gflops: (await measureGpuMatmul(device, n, nn)).NN.gflops };
@@ -235,6 +236,17 @@ async function runWebGpu(result: ModelBenchResult, options: { configs: ConfigNam
     result.configs[name] ??= { parameters: model.layout.numParameters, backends: {} };
     result.configs[name].backends.webgpu = figures;
     log(`${name} webgpu ${JSON.stringify(figures)}`);
+  }
+  // the sampling counts are exact on any adapter, so 'small' always has them (issue 45's targets)
+  if (!options.configs.includes('small')) {
+    const counts = await countWebGpuSampling(webgpu.context, 'small');
+    result.configs.small ??= { parameters: buildLayout(namedConfig('small')).numParameters, backends: {} };
+    result.configs.small.backends.webgpu = counts;
+    log(`small webgpu ${JSON.stringify(counts)}`);
+  }
+  for (const figures of Object.values(result.configs)) {
+    const cpu = figures.backends['cpu-onnx-wasm'];
+    if (cpu && figures.backends.webgpu) figures.backends.webgpu.sampling.cpu_tokens_per_s = cpu.sampling_tokens_per_s;
   }
 }
 

@@ -12,6 +12,7 @@ import { Tokenizer } from '../src/model/tokenizer.ts';
 import type { GpuContext } from '../src/primitives/webgpu-device.ts';
 import { GpuPolicyEngine } from '../src/engine/webgpu/gpu-policy-engine.ts';
 import { mulberry32 } from '../src/primitives/random.ts';
+import { countSamplingSteps, type SamplingStepCounts } from './gpu-sampling-calls.ts';
 import { benchPrograms, benchPrompts, best, randomBatch } from './measure.ts';
 
 export interface WebGpuShapes {
@@ -26,6 +27,37 @@ export interface WebGpuShapes {
   note: string;
 }
 
+/**
+ * The engine's sampling: what a token step asks of the GPU API (exact counts, the same on any adapter,
+ * bench/gpu-sampling-calls.ts) beside the tokens/s of both engines.
+ */
+export interface WebGpuSampling extends SamplingStepCounts {
+  /** the WebGPU engine's sampling tokens/s at this backend's shapes (where only the counts were taken, at theirs) */
+  tokens_per_s?: number;
+  /** the CPU engine's sampling tokens/s in the same run, at its own shapes (backends['cpu-onnx-wasm'].shapes) */
+  cpu_tokens_per_s?: number;
+}
+
+/** A configuration whose WebGPU figures were not measured (a software adapter): the sampling counts only. */
+export interface WebGpuCountsOnly {
+  sampling: WebGpuSampling;
+  note: string;
+}
+
+/** The shapes the sampling counts are taken at: small on a software adapter, where a token step of 'small' takes tens of ms. */
+export function samplingCountShape(s: WebGpuShapes | undefined): { batch: number; prompt: number; newTokens: number } {
+  return s ? { batch: s.sample_batch, prompt: s.sample_prompt, newTokens: 16 } : { batch: 2, prompt: 8, newTokens: 16 };
+}
+
+export async function countWebGpuSampling(context: GpuContext, name: ConfigName): Promise<WebGpuCountsOnly> {
+  const counts = await countSamplingSteps(context.device, name, samplingCountShape(undefined));
+  return {
+    // the longer counted call's rate, its prefill included
+    sampling: { ...counts, tokens_per_s: (1000 * counts.batch) / counts.wall_ms_per_token_step },
+    note: 'counts only: this configuration\'s other WebGPU figures were not measured (--webgpu-configs); tokens_per_s at the counts\' shapes',
+  };
+}
+
 export interface WebGpuFigures {
   forward_tokens_per_s: number;
   /** PolicyEngine.gradients: forward, backward and the gradient read back (as the CPU row measures) */
@@ -33,6 +65,7 @@ export interface WebGpuFigures {
   /** PolicyEngine.update: forward, backward, clipping and AdamW in one submission, loss and norm read back */
   update_tokens_per_s: number;
   sampling_tokens_per_s: number;
+  sampling: WebGpuSampling;
   /** the engine's score-only forward (worldModelScores) over padded programs */
   world_model_programs_per_s: number;
   memory: {
@@ -105,6 +138,7 @@ export async function benchWebGpuConfig(context: GpuContext, name: ConfigName, m
     const sampleOnce = () => engine.sample(prompts, { maxNewTokens: s.sample_new_tokens, temperature: 1, rngs: prompts.map((_, i) => mulberry32(i)), stopToken: -1 });
     await sampleOnce();
     const ss = await best(reps, sampleOnce);
+    const counts = await countSamplingSteps(device, name, samplingCountShape(s));
     noteRss();
 
     const programs = makeSequenceBatch(benchPrograms(s.wm_batch, s.wm_seq).map((tokens) => ({ tokens, programStart: 1 })), s.wm_seq);
@@ -121,6 +155,7 @@ export async function benchWebGpuConfig(context: GpuContext, name: ConfigName, m
       forward_backward_tokens_per_s: (s.train_batch * s.train_seq) / fb,
       update_tokens_per_s: (s.train_batch * s.train_seq) / up,
       sampling_tokens_per_s: (s.sample_batch * s.sample_new_tokens) / ss,
+      sampling: { ...counts, tokens_per_s: (s.sample_batch * s.sample_new_tokens) / ss },
       world_model_programs_per_s: s.wm_batch / ws,
       memory: {
         policy_gpu_bytes: engine.memoryBytes,
