@@ -1,11 +1,13 @@
 // The policy worker: hosts the policy engine and the tokenizer, so sampling and updates never block
 // the page. The CPU engine (onnxruntime-web wasm) by default; the WebGPU engine when the machine has
-// a real adapter (WebGPU on CPU emulation is far slower than the wasm path, see docs/engines.md).
+// a real adapter (WebGPU on CPU emulation is far slower than the wasm path, see docs/engines.md) whose
+// engine passes its self-check against the reference model (src/engine/engine-self-check.ts).
 import * as Comlink from 'comlink';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import type { PolicyEngine } from '../engine/policy-engine';
 import { acquireDevice } from '../primitives/webgpu-device';
 import { GpuPolicyEngine } from '../engine/webgpu/gpu-policy-engine.ts';
+import { engineSelfCheck } from '../engine/engine-self-check.ts';
 import { loadCheckpoint } from '../model/checkpoint';
 import type { Model } from '../model/init';
 import { PolicyHost } from './policy-host';
@@ -43,10 +45,19 @@ async function chooseEngine(model: Model, prefer: PolicyLoadRequest['prefer'], m
       return cpu(`WebGPU adapter '${info.name}' is software emulation; CPU engine`);
     }
     const options = { maxBatch };
+    const engine = new GpuPolicyEngine(device, model.config, options, model.params, info.name);
+    const failed = await engineSelfCheck(engine, model);
+    if (failed !== null) {
+      await engine.dispose();
+      device.destroy();
+      const why = `the WebGPU engine on adapter '${info.name}' failed its self-check: ${failed}`;
+      if (prefer === 'webgpu') throw new Error(`policy: ${why}`);
+      return cpu(`${why}; CPU engine`);
+    }
     return {
-      engine: new GpuPolicyEngine(device, model.config, options, model.params, info.name),
+      engine,
       kind: 'webgpu',
-      reason: `WebGPU adapter '${info.name}'`,
+      reason: `WebGPU adapter '${info.name}' (passed its self-check against the reference model)`,
       makeReference: async (params) => new GpuPolicyEngine(device, model.config, options, params, info.name),
     };
   } catch (e) {
