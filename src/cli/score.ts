@@ -241,6 +241,9 @@ async function main(): Promise<void> {
     percentile: g.status === 'ok' ? (g.percentile ?? undefined) : leaderboard || wantLeaderboard ? 0 : undefined,
     medal: g.status === 'ok' ? g.medal : null,
     seconds: result.seconds,
+    // Work units the program used and the budget it ran under (docs/sandbox.md, "The work budget").
+    work: result.work,
+    workBudget: result.workBudget,
     leaderboard: leaderboard && lbSource ? summarise(leaderboard, lbSource) : undefined,
     error,
     stdout: result.stdout,

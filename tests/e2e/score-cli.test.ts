@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvRecords, writeCsv } from '../../src/tasks/csv';
 import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner';
+import { workBudgetFor } from '../../src/sandbox-pyodide/protocol';
 
 const root = resolve(import.meta.dirname, '../..');
 const carsCsv = resolve(root, 'data/datasets/train/vega_cars.csv');
@@ -106,8 +107,12 @@ describe('npm run score (CLI, real browser sandbox)', () => {
   it('--task with a crashing program: status error, the traceback, percentile 0, exit 1', async () => {
     const r = await score(['--task', 'vega_cars', '--program', p('crash.py'), '--json']);
     expect(r.code).toBe(1);
-    const out = JSON.parse(r.stdout) as { status: string; percentile: number; error: string; medal: string | null };
+    const out = JSON.parse(r.stdout) as { status: string; percentile: number; error: string; medal: string | null; work: number; workBudget: number };
     expect(out.status).toBe('error');
+    // The run's work count and the budget it ran under (the CLI's default --timeout, 120 s).
+    expect(Number.isInteger(out.work) && out.work > 0).toBe(true);
+    expect(out.work).toBeLessThan(out.workBudget);
+    expect(out.workBudget).toBe(workBudgetFor(120_000));
     expect(out.percentile).toBe(0);
     expect(out.medal).toBeNull();
     expect(out.error).toContain('Traceback');
