@@ -58,8 +58,16 @@ export function readInputBytes(path: string, what: string, cap?: InputCap): Buff
   }
 }
 
+/** Largest program, batch or leaderboard file the tools read: far above any real one, and it bounds memory for a pipe or device. */
+export const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** A program, batch or leaderboard file as text, refused past MAX_TEXT_INPUT_BYTES (a pipe or /dev/zero included) before it is read whole. */
 export function readInput(path: string, what: string): string {
-  return readInputBytes(path, what).toString('utf8');
+  const cap: InputCap = {
+    limit: MAX_TEXT_INPUT_BYTES,
+    tooLarge: (size, whole) => `${what} is too large: ${whole ? `${size} bytes` : `more than ${MAX_TEXT_INPUT_BYTES} bytes (a pipe or device, read until it passed the limit)`}, limit ${MAX_TEXT_INPUT_BYTES / 1024 / 1024} MiB: ${path}`,
+  };
+  return readInputBytes(path, what, cap).toString('utf8');
 }
 
 /** A user's CSV as text: refused past MAX_CSV_BYTES before it is read whole (a 10-million-row file or pipe is not read into GBs), then strict UTF-8. */
