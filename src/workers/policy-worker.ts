@@ -38,8 +38,10 @@ async function chooseEngine(model: Model, prefer: PolicyLoadRequest['prefer'], m
     makeReference: async (params) => CpuEngine.create(model.config, params),
   });
   if (prefer === 'cpu') return cpu('CPU engine requested');
+  let acquired: GPUDevice | undefined;
   try {
     const { device, info } = await acquireDevice();
+    acquired = device;
     if (info.isSoftware && prefer !== 'webgpu') {
       device.destroy();
       return cpu(`WebGPU adapter '${info.name}' is software emulation; CPU engine`);
@@ -61,6 +63,7 @@ async function chooseEngine(model: Model, prefer: PolicyLoadRequest['prefer'], m
       makeReference: async (params) => new GpuPolicyEngine(device, model.config, options, params, info.name),
     };
   } catch (e) {
+    acquired?.destroy(); // an engine that threw while built or checked is not used: its device goes too
     if (prefer === 'webgpu') throw e;
     return cpu(`${e instanceof Error ? e.message : String(e)}; CPU engine`);
   }
