@@ -1,11 +1,12 @@
-// Calibrates the sandbox's work unit against the wall clock. Runs the committed policy's held-out
+// Calibrated rule 1's work unit (src/sandbox-pyodide/work-rule.ts; rule 2's is bench/work-reference.ts)
+// against the wall clock. Runs the committed policy's held-out
 // samples (public/models/heldout-samples.jsonl: an even spread plus every sample that took over 5 s
 // when it was recorded) and a spread of reference programs on three tasks in the browser sandbox,
 // with a work budget too large to matter, and prints each program's work units (the same on any
 // machine) and seconds. Two rates per program: against the seconds recorded with the sample (the
 // wall-clock budget as the project applied it: the policy's samples are what the budget judged),
-// and against the seconds of this run (whatever the load is now). WORK_UNITS_PER_SECOND
-// (src/sandbox-pyodide/protocol.ts) is the median recorded rate; the spread says how far a
+// and against the seconds of this run (whatever the load is now). WORK_RULES[1].unitsPerSecond
+// (src/sandbox-pyodide/work-rule.ts) is the median recorded rate; the spread says how far a
 // program's wall time under the work budget can stray from the budget's calibrated seconds.
 // Run: npx vite build && npx tsx bench/work-calibration.ts [--per-task N] [--out file.json]
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -5,14 +5,18 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { meterWasm } from './wasm-meter.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const meterSource = join(root, 'scripts/wasm-meter.mjs');
 
 const groups = [
   {
     from: 'node_modules/pyodide',
     to: 'public/vendor/pyodide',
     files: ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'],
+    // The sandbox's interpreter carries a work meter (scripts/wasm-meter.mjs; docs/sandbox.md).
+    transform: { 'pyodide.asm.wasm': meterWasm },
   },
   {
     from: 'node_modules/onnxruntime-web/dist',
@@ -37,11 +41,14 @@ export function vendorAssets() {
       const dst = join(root, g.to, f);
       if (!existsSync(src)) throw new Error(`vendor-assets: ${g.from}/${f} is missing; run npm install`);
       const s = statSync(src);
+      const transform = g.transform?.[f];
       if (existsSync(dst)) {
         const d = statSync(dst);
-        if (d.size === s.size && d.mtimeMs >= s.mtimeMs) continue;
+        // A transformed file is redone when its source or the transform's own code is newer.
+        if (transform ? d.mtimeMs >= Math.max(s.mtimeMs, statSync(meterSource).mtimeMs) : d.size === s.size && d.mtimeMs >= s.mtimeMs) continue;
       }
-      copyFileSync(src, dst);
+      if (transform) writeFileSync(dst, transform(readFileSync(src)).bytes);
+      else copyFileSync(src, dst);
       copied++;
     }
   }

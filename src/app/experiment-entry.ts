@@ -5,7 +5,7 @@
 // sampling seeds. Progress goes to window.experimentProgress when the driver exposes it.
 import { appUrl } from '../primitives/app-root.ts';
 import type { StepRecord } from '../training/trainer';
-import { FOLDER_MODELS_PATH, trimRecord, type CurvePoint, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
+import { FOLDER_MODELS_PATH, ruleOfRequest, trimRecord, type CurvePoint, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
 import { createTrainer, type TrainerSession } from './create-trainer';
 import { loadCommittedModels, type ModelSources } from './models';
 import { tinyRandomModels } from './tiny-models';
@@ -71,7 +71,7 @@ async function run(request: RunRequest): Promise<RunResult> {
       request.models === 'tiny' ? await tinyModels()
       : request.models === 'committed' ? await loadCommittedModels()
       : await loadCommittedModels(appUrl(FOLDER_MODELS_PATH), request.models.slice('folder:'.length));
-    session = await createTrainer(request.config, { models, pool: request.poolSize === null ? {} : { size: request.poolSize }, executionTimeoutMs: request.executionTimeoutMs });
+    session = await createTrainer(request.config, { models, pool: { ...(request.poolSize === null ? {} : { size: request.poolSize }), workRule: ruleOfRequest(request) }, executionTimeoutMs: request.executionTimeoutMs });
     startupMs = performance.now() - t0;
     environment = {
       policy: session.policy,

@@ -24,14 +24,15 @@ import { runsCsv } from '../experiments/csv.ts';
 import { formatSource, withProvenance, type RunSource } from '../experiments/provenance.ts';
 import { renderReport } from '../experiments/report.ts';
 import { compareRerun } from '../experiments/rerun.ts';
-import { CONTROLS_EVAL_EVERY, CONTROLS_PLAN, CONTROLS_STEPS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, decideControls } from '../experiments/controls-table.ts';
+import { CONTROLS_EVAL_EVERY, CONTROLS_PLAN, CONTROLS_STEPS, CONTROLS_WORK_RULE, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, decideControls } from '../experiments/controls-table.ts';
 import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
-import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
+import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, ruleOfRequest, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
 import { validateTrainerConfig, type TrainerConfig } from '../training/trainer.ts';
 import { withAnchorShare } from '../training/anchor-share.ts';
 import { DEFAULT_EVAL_K } from '../training/evaluate.ts';
+import { WORK_RULE, type WorkRule } from '../sandbox-pyodide/work-rule.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { ensureFreshDist, launchChromium, serveDist } from './browser-session.ts';
 import { curveSvg } from './curve-svg.ts';
@@ -68,6 +69,9 @@ const USAGE = `usage: npm run experiment -- [options]
   --sft-only             evaluate only the starting policy (the SFT row), train nothing
   --pool N               sandbox workers (default: the pool's own default)
   --exec-timeout-ms N    per-program execution budget (default 20000)
+  --work-rule 1|2        how the sandbox counts a program's work (src/sandbox-pyodide/work-rule.ts). Default:
+                         the rule of the runs already in --out (an experiment keeps its rule), rule 1 for
+                         --plan controls-40 (planned under it), else the rule now (2)
   --run-timeout-min M    a run taking longer is recorded as failed (default 60)
   --no-sft               skip the SFT (before-training) evaluations
   --larger-sft DIR       claim 4: the SFT rows of DIR (an --sft-only experiment of a larger policy, evaluated
@@ -100,6 +104,8 @@ interface Options {
   models: ModelChoice;
   pool: number | undefined;
   execTimeoutMs: number;
+  /** --work-rule; undefined: decided by the folder or the plan (workRuleFor). */
+  workRule: WorkRule | undefined;
   runTimeoutMs: number;
   sft: boolean;
   largerSft: string | undefined;
@@ -129,7 +135,7 @@ function parseOptions(argv: string[]): Options {
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, n: { type: 'string' },
       'max-new-tokens': { type: 'string' }, temperature: { type: 'string' }, 'eval-k': { type: 'string' }, 'eval-tasks': { type: 'string' }, 'eval-every': { type: 'string' }, 'curve-presets': { type: 'string' },
       lr: { type: 'string' }, 'kl-beta': { type: 'string' }, rho: { type: 'string' },
-      out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' },
+      out: { type: 'string' }, models: { type: 'string' }, pool: { type: 'string' }, 'exec-timeout-ms': { type: 'string' }, 'work-rule': { type: 'string' },
       'run-timeout-min': { type: 'string' }, 'no-sft': { type: 'boolean' }, 'keep-programs': { type: 'boolean' }, force: { type: 'boolean' },
       build: { type: 'boolean' }, quick: { type: 'boolean' }, 'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'sft-only': { type: 'boolean' }, 'larger-sft': { type: 'string' },
       'rerun-of': { type: 'string' }, plan: { type: 'string' },
@@ -214,6 +220,7 @@ function parseOptions(argv: string[]): Options {
     models,
     pool: positiveInt(values.pool, '--pool'),
     execTimeoutMs: positiveInt(values['exec-timeout-ms'], '--exec-timeout-ms') ?? 20_000,
+    workRule: workRuleOption(values['work-rule']),
     runTimeoutMs: 60_000 * (Number(values['run-timeout-min'] ?? 60) || 60),
     sft: values['no-sft'] !== true,
     largerSft: values['larger-sft'] === undefined ? undefined : resolve(values['larger-sft']),
@@ -306,9 +313,37 @@ function readResult(path: string): RunResult | null {
   return parsed;
 }
 
+function workRuleOption(v: string | undefined): WorkRule | undefined {
+  if (v === undefined) return undefined;
+  if (v !== '1' && v !== '2') throw new UsageError(`--work-rule must be 1 or 2, got ${JSON.stringify(v)}`);
+  return Number(v) as WorkRule;
+}
+
+/**
+ * The work rule an experiment runs under: --work-rule; else the rule of the runs already in its folder
+ * (an experiment keeps the rule it started with); else its plan's (controls-40 was planned under
+ * rule 1, so that its halves reused from main-v3 stay valid); else the rule now. A folder whose runs
+ * disagree with --work-rule is refused.
+ */
+function workRuleFor(opts: Options, runsDir: string): WorkRule {
+  const rules = new Set<WorkRule>();
+  if (existsSync(runsDir)) {
+    for (const f of readdirSync(runsDir).filter((n) => n.endsWith('.json'))) {
+      const r = readRunJson(resolve(runsDir, f));
+      if (r !== null && isRunResult(r)) rules.add(ruleOfRequest(r.request));
+    }
+  }
+  if (rules.size > 1) throw new UsageError(`${relative(process.cwd(), runsDir)} holds runs under work rules ${[...rules].join(' and ')}: an experiment keeps one rule`, false);
+  const folder = rules.size === 1 ? [...rules][0] : undefined;
+  if (opts.workRule !== undefined && folder !== undefined && opts.workRule !== folder) {
+    throw new UsageError(`--work-rule ${opts.workRule}: the runs in ${relative(process.cwd(), runsDir)} ran under rule ${folder}; use another --out`, false);
+  }
+  return opts.workRule ?? folder ?? (opts.plan === CONTROLS_PLAN ? CONTROLS_WORK_RULE : WORK_RULE);
+}
+
 /** The parts of a request that must match for an existing result to stand in for a new run. */
 function sameRequest(a: RunRequest, b: RunRequest): boolean {
-  const key = (r: RunRequest) => ({ kind: r.kind, preset: r.preset, seed: r.seed, config: r.config, evalK: r.evalK, evalTaskIds: r.evalTaskIds, models: r.models, evalAtSteps: r.evalAtSteps ?? [] });
+  const key = (r: RunRequest) => ({ kind: r.kind, preset: r.preset, seed: r.seed, config: r.config, evalK: r.evalK, evalTaskIds: r.evalTaskIds, models: r.models, evalAtSteps: r.evalAtSteps ?? [], workRule: ruleOfRequest(r) });
   return isDeepStrictEqual(JSON.parse(JSON.stringify(key(a))), JSON.parse(JSON.stringify(key(b))));
 }
 
@@ -479,6 +514,7 @@ async function main(): Promise<void> {
   // The command that runs the plan (a --report-only rewrite records the plan's command, not itself).
   const command = `npm run experiment -- ${process.argv.slice(2).filter((a) => a !== '--report-only').map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim();
   const runsDir = resolve(opts.out, 'runs');
+  const workRule = workRuleFor(opts, runsDir);
   mkdirSync(runsDir, { recursive: true });
 
   const plan: PlannedRun[] = [];
@@ -500,7 +536,7 @@ async function main(): Promise<void> {
     for (const e of entries) {
       plan.push({
         request: {
-          kind: e.kind, preset: e.preset, seed, config: e.config, evalK: opts.evalK, evalTaskIds, models: opts.models, poolSize: opts.pool ?? null, executionTimeoutMs: opts.execTimeoutMs, keepPrograms: opts.keepPrograms,
+          kind: e.kind, preset: e.preset, seed, config: e.config, evalK: opts.evalK, evalTaskIds, models: opts.models, poolSize: opts.pool ?? null, executionTimeoutMs: opts.execTimeoutMs, workRule, keepPrograms: opts.keepPrograms,
           ...(e.kind === 'train' && opts.evalEvery && (opts.curvePresets?.has(e.preset) ?? true) ? { evalAtSteps: Array.from({ length: Math.ceil(e.config.steps / opts.evalEvery) - 1 }, (_, i) => (i + 1) * opts.evalEvery!) } : {}),
         },
         file: resolve(runsDir, runFileName(e.preset, seed)),

@@ -244,6 +244,7 @@ async function main(): Promise<void> {
     // Work units the program used and the budget it ran under (docs/sandbox.md, "The work budget").
     work: result.work,
     workBudget: result.workBudget,
+    workRule: result.workRule,
     leaderboard: leaderboard && lbSource ? summarise(leaderboard, lbSource) : undefined,
     error,
     stdout: result.stdout,

@@ -11,11 +11,14 @@ import { holmAdjust, tTestP } from './multiplicity.ts';
 import { minimumDetectableDifference } from './power.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTCdf } from './student-t.ts';
+import type { WorkRule } from '../sandbox-pyodide/work-rule.ts';
 
 /** The plan's name: the CLI's `--plan` value and the report's section. */
 export const CONTROLS_PLAN = 'controls-40';
 export const CONTROLS_STEPS = 40;
 export const CONTROLS_EVAL_EVERY = 5;
+/** The sandbox's work rule the plan was made under (rule 1, before issue 48's meter): its runs keep it. */
+export const CONTROLS_WORK_RULE: WorkRule = 1;
 export const CONTROLS_ALPHA = 0.05;
 /** The SD of the per-seed primary difference of results/main-v3 (16 seeds), from which the plan states what it can detect. */
 export const MAIN_V3_SD = 7.6;

@@ -7,6 +7,7 @@ import type { GroupRecord, StepRecord, TrainerConfig } from '../training/trainer
 import type { RunProvenance } from './provenance.ts';
 import type { PolicyInfo } from '../workers/policy-api.ts';
 import type { WorldModelInfo } from '../workers/world-model-api.ts';
+import type { WorkRule } from '../sandbox-pyodide/work-rule.ts';
 
 /** 'train': a preset trained for config.steps, then evaluated; 'sft': the starting policy evaluated, no training. */
 export type RunKind = 'train' | 'sft';
@@ -19,6 +20,11 @@ export type ModelChoice = 'committed' | 'tiny' | `folder:${string}`;
 
 /** Where the experiment runner places a `folder:` choice inside dist/ for the page to load. */
 export const FOLDER_MODELS_PATH = 'experiment-models/';
+
+/** The work rule a run's programs were judged under. */
+export function ruleOfRequest(r: Pick<RunRequest, 'workRule'>): WorkRule {
+  return r.workRule ?? 1;
+}
 
 export interface RunRequest {
   kind: RunKind;
@@ -36,6 +42,8 @@ export interface RunRequest {
   /** Sandbox workers; null: the pool's default. */
   poolSize: number | null;
   executionTimeoutMs: number;
+  /** How the sandbox counted work (src/sandbox-pyodide/work-rule.ts); absent in run files written before rule 2: rule 1. */
+  workRule?: WorkRule;
   /** Keep the sampled program texts in the StepRecords (large). */
   keepPrograms: boolean;
   /**

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { GradedRun } from './graded-runs.ts';
-import { LEGACY_TRUSTED_FRACTION } from '../sandbox-pyodide/protocol.ts';
+import { LEGACY_TRUSTED_FRACTION, WORK_RULE, type WorkRule } from '../sandbox-pyodide/work-rule.ts';
 
 export interface StoredOutcome {
   key: string;
@@ -14,23 +14,30 @@ export interface StoredOutcome {
   /** the sandbox budget the outcome was measured under, in (calibrated) milliseconds */
   timeoutMs: number;
   /**
-   * How the budget was counted: 'work' (the work budget, the sandbox's rule now); absent in outcomes
-   * measured before, when it was wall-clock time.
+   * How the budget was counted: 'work' (a work budget); absent in outcomes measured before, when it
+   * was wall-clock time.
    */
   budget?: 'work';
+  /** Which work rule counted it (work-rule.ts); absent with budget 'work': rule 1. */
+  workRule?: WorkRule;
   run: GradedRun;
 }
 
+/** The work rule a stored outcome was measured under; null for the old wall-clock budget. */
+export function ruleOf(o: StoredOutcome): WorkRule | null {
+  return o.workRule ?? (o.budget === 'work' ? 1 : null);
+}
+
 /**
- * Whether a stored outcome holds under the sandbox's rule now (the work budget). One measured under
- * it does. One measured under the old wall-clock budget holds only where the two rules cannot
+ * Whether a stored outcome holds under the sandbox's rule now (WORK_RULE). One measured under it
+ * does. One measured under an older rule (or the wall-clock budget) holds only where the two cannot
  * disagree: it did not time out, and it finished within LEGACY_TRUSTED_FRACTION of its budget, too
- * little time for its work count to reach the work budget at the fastest rate calibrated (a loaded
- * machine only stretches the time a given work takes, so a stored time overstates the work). The
- * rest, timeouts and runs near the limit, run again under the work budget.
+ * little time for its work count to reach the budget at the fastest rate measured for any kind of
+ * program (a loaded machine only stretches the time a given work takes, so a stored time overstates
+ * the work). The rest, timeouts and runs near the limit, run again.
  */
-export function holdsUnderWorkBudget(o: StoredOutcome): boolean {
-  if (o.budget === 'work') return true;
+export function holdsUnderWorkBudget(o: StoredOutcome, rule: WorkRule = WORK_RULE): boolean {
+  if (ruleOf(o) === rule) return true;
   return o.run.status !== 'timeout' && o.run.status !== 'unscored' && o.run.seconds * 1000 <= LEGACY_TRUSTED_FRACTION * o.timeoutMs;
 }
 
@@ -104,7 +111,7 @@ export async function executeWithStore(
   for (let s = 0; s < pending.length; s += size) {
     const chunk = pending.slice(s, s + size);
     const runs = await run(chunk.map(([, p]) => p));
-    const fresh = chunk.map(([key, p], i): StoredOutcome => ({ key, taskId: p.taskId, timeoutMs, budget: 'work', run: runs[i] }));
+    const fresh = chunk.map(([key, p], i): StoredOutcome => ({ key, taskId: p.taskId, timeoutMs, budget: 'work', workRule: WORK_RULE, run: runs[i] }));
     for (const o of fresh) if (o.run.status === 'unscored') unscored.set(o.key, o.run);
     store.add(fresh.filter((o) => o.run.status !== 'unscored'));
     options.log?.(Math.min(s + size, pending.length), pending.length);

@@ -11,7 +11,6 @@
 // Busy time is counted per worker for compute accounting.
 import {
   backstopMsFor,
-  workBudgetFor,
   type PageToWorker,
   type RunLimit,
   type SandboxJob,
@@ -23,6 +22,7 @@ import {
   type WorkerToPage,
 } from './protocol';
 import { pythonLibrary } from './python-library';
+import { WORK_RULE, workBudgetFor, type WorkRule } from './work-rule.ts';
 import { loadRuntimeAssets, type RuntimeAssets } from './runtime-assets';
 
 export interface PoolOptions {
@@ -45,6 +45,8 @@ export interface PoolOptions {
    * counter's cost (the benchmark): then nothing but the wall-clock backstop ends a long run.
    */
   countWork?: boolean;
+  /** How work is counted for jobs that do not say (work-rule.ts; default WORK_RULE): an experiment keeps its plan's rule. */
+  workRule?: WorkRule;
   /**
    * Jobs a worker serves before it is replaced. 1 (the default) is the isolation boundary: every job
    * gets a fresh interpreter. Larger values reuse an interpreter after a best-effort Python clean-up,
@@ -147,6 +149,7 @@ const DEFAULTS = {
   recycleHeapBytes: 512 * 1024 * 1024,
   hardGraceMs: 2000,
   countWork: true,
+  workRule: WORK_RULE as WorkRule,
   maxRunsPerWorker: 1,
   bootTimeoutMs: 60_000,
 };
@@ -589,11 +592,16 @@ export class SandboxPool {
       files: p.job.files,
       ...(p.job.probeGlobals ? { probeGlobals: [...p.job.probeGlobals] } : {}),
       workBudget: this.workBudget(p.job),
+      workRule: this.workRule(p.job),
     } satisfies PageToWorker);
   }
 
+  private workRule(job: SandboxJob): WorkRule {
+    return job.workRule ?? this.opts.workRule;
+  }
+
   private workBudget(job: SandboxJob): number {
-    return job.workBudget ?? workBudgetFor(job.timeoutMs);
+    return job.workBudget ?? workBudgetFor(job.timeoutMs, this.workRule(job));
   }
 
   private backstopMs(job: SandboxJob): number {
@@ -677,6 +685,7 @@ export class SandboxPool {
       seconds: msg.seconds,
       work: msg.work,
       workBudget: this.workBudget(p.job),
+      workRule: this.workRule(p.job),
       backstops: p.backstops,
       wallMs: now - p.dispatchedAt,
       queuedMs: p.dispatchedAt - p.submittedAt,
@@ -752,6 +761,7 @@ export class SandboxPool {
       seconds: (now - started) / 1000,
       work: 0,
       workBudget: this.workBudget(p.job),
+      workRule: this.workRule(p.job),
       backstops: p.backstops,
       wallMs: now - started,
       queuedMs: (p.dispatchedAt || now) - p.submittedAt,

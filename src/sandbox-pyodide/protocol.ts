@@ -1,6 +1,8 @@
 // What the page and a sandbox worker say to each other, and what a caller of the pool gets back.
 // Test labels have no field here on purpose: a job carries only what a program may read.
 
+import type { WorkRule } from './work-rule.ts';
+
 /** The files a program finds in its working directory. */
 export interface SandboxFiles {
   'train.csv': string;
@@ -18,13 +20,15 @@ export interface SandboxJob {
   source: string;
   files: SandboxFiles;
   /**
-   * The program's budget, in calibrated milliseconds: it may do `workBudgetFor(timeoutMs)` units of
-   * work (WORK_UNITS_PER_SECOND, measured on the reference machine), however busy this machine is.
+   * The program's budget, in calibrated milliseconds: it may do `workBudgetFor(timeoutMs, workRule)`
+   * units of work (work-rule.ts, calibrated on a quiet machine), however busy this machine is.
    * The wall clock is only a backstop, `backstopMsFor(timeoutMs)`.
    */
   timeoutMs: number;
   /** Work units the program may use, instead of the count timeoutMs gives (tests). */
   workBudget?: number;
+  /** How work is counted (work-rule.ts): the pool's rule when absent. */
+  workRule?: WorkRule;
   /** Wall-clock backstop, ms, instead of the one timeoutMs gives (tests). */
   backstopMs?: number;
   /**
@@ -49,48 +53,13 @@ export type ResourceLimit = 'memory' | 'files' | 'output';
 /** What ended a run early: a resource cap, or the work budget. */
 export type RunLimit = ResourceLimit | 'work';
 
-/**
- * The work counter's unit: Pyodide's CPython checks for a pending interrupt once every 50 "eval
- * breaker" checks, which the interpreter makes at every loop back-edge and every Python function
- * start (not inside C functions). The worker counts those checks, in JavaScript where the program
- * cannot reach them from Python; one work unit is one such check, so 50 loop iterations or function
- * calls. The count depends only on the bytecode the program executes: never on the machine or its load.
- */
-export const WORK_UNIT_CHECKS = 50;
-
-/**
- * Work units per calibrated second: the median, over the committed policy's held-out samples that
- * ran ok for 0.2 s or more (37 programs), of their work count over the seconds recorded with them
- * when the wall-clock budget judged them on this machine (bench/work-calibration.ts; docs/sandbox.md,
- * "The work budget"). A 20 s budget is 20 x this many units: 660,000.
- */
-export const WORK_UNITS_PER_SECOND = 33_000;
-
-/**
- * Outcomes measured under the old wall-clock budget that finished within this fraction of it
- * cannot be over the work budget: nothing on this machine counts work faster than about 250,000
- * units per second (a bare `pass` loop; the fastest policy program calibrated did 136,000), and
- * WORK_UNITS_PER_SECOND / 250,000 = 0.132. Nearer the limit they run again (pipeline/outcome-store.ts).
- */
-export const LEGACY_TRUSTED_FRACTION = 0.13;
-
 /** The wall-clock backstop is this many times the budget's calibrated time (plus BACKSTOP_SLACK_MS). */
 export const BACKSTOP_FACTOR = 6;
 export const BACKSTOP_SLACK_MS = 10_000;
 
-/** Work units a job with budget `timeoutMs` (calibrated milliseconds) may use. */
-export function workBudgetFor(timeoutMs: number): number {
-  return Math.max(1, Math.round((timeoutMs / 1000) * WORK_UNITS_PER_SECOND));
-}
-
 /** Wall-clock backstop of a job with budget `timeoutMs`: well above what its work budget takes here. */
 export function backstopMsFor(timeoutMs: number): number {
   return timeoutMs * BACKSTOP_FACTOR + BACKSTOP_SLACK_MS;
-}
-
-/** The message a run over its work budget ends with. */
-export function workLimitMessage(budget: number): string {
-  return `work limit reached: the program did more than ${budget} work units (${budget * WORK_UNIT_CHECKS} loop iterations or Python function calls, ${(budget / WORK_UNITS_PER_SECOND).toFixed(1)} calibrated seconds) (workBudget)`;
 }
 
 /** The message a run whose work counter was switched off from inside ends with. */
@@ -152,6 +121,8 @@ export interface SandboxResult extends RunOutput {
   limit?: RunLimit;
   /** The work budget the job ran under, units. */
   workBudget: number;
+  /** The rule that counted its work (work-rule.ts). */
+  workRule: WorkRule;
   /** Times the wall-clock backstop stopped this job (0, 1 when the rerun gave the result, 2 when unscored). */
   backstops: number;
   /** Page-side time from dispatch to result, including message passing and file set-up. */
@@ -209,6 +180,7 @@ export interface WorkerRun {
   probeGlobals?: readonly string[];
   /** Work units the program may use. */
   workBudget: number;
+  workRule: WorkRule;
 }
 
 export type PageToWorker = WorkerBoot | WorkerRun;

@@ -7,13 +7,15 @@
 /// <reference lib="webworker" />
 import type { PyodideAPI } from 'pyodide';
 import {
-  COUNTER_TAMPERED_MESSAGE, FILE_NODE_BYTES, limitMessage, WORK_UNIT_CHECKS, workLimitMessage,
+  COUNTER_TAMPERED_MESSAGE, FILE_NODE_BYTES, limitMessage,
   type PageToWorker, type ResourceLimit, type RunLimit, type WorkerBoot, type WorkerDone, type WorkerRun, type WorkerToPage, type WorkerStatus,
 } from './protocol';
 import { BLOCKED_MODULES, GUARD_SOURCE, WORKDIR } from './python-guard';
 import { lockDownGlobals } from './worker-lockdown';
 import { boundaryMessage, unrefusedProbes } from './worker-boundary';
 import workChargesSource from './python/work_charges.py?raw';
+import { hardStopFor, WORK_UNIT_CHECKS, workLimitMessage, type WorkRule } from './work-rule.ts';
+import { FUEL_EXPORT } from '../../scripts/wasm-meter.mjs';
 import { decodePredictions, predictionsSizeProblem } from '../tasks/text-files';
 
 type LoadPyodide = (typeof import('pyodide'))['loadPyodide'];
@@ -63,16 +65,55 @@ function hitLimit(limit: RunLimit, message = limitMessage(limit as ResourceLimit
 }
 
 /**
- * The work counter. CPython in Pyodide reads `Module.Py_EmscriptenSignalBuffer[0]` once every
+ * The work counter, two rules (work-rule.ts).
+ *
+ * Rule 2: the interpreter's wasm is metered (scripts/wasm-meter.mjs): a fuel global, charged at
+ * every loop iteration, function call and bulk copy of the interpreter's compiled code, C included.
+ * The job's fuel is set to hardStopFor(budget) before it runs; the count is what it used. Past the
+ * budget the interrupt check below answers 2 (SIGINT); past the hard stop the interpreter traps,
+ * which ends C code that never checks (the worker is then replaced).
+ *
+ * Rule 1: CPython in Pyodide reads `Module.Py_EmscriptenSignalBuffer[0]` once every
  * WORK_UNIT_CHECKS eval-breaker checks (loop back-edges, Python function starts) to look for an
- * interrupt. The worker puts an object there whose index 0 is a getter: each read is one work unit.
- * Past the budget it answers 2 (SIGINT): KeyboardInterrupt in the program, again every
- * REINTERRUPT_UNITS units while a program that swallowed it carries on; the page ends the worker a
+ * interrupt; each read is one work unit.
+ *
+ * Both: the worker puts an object at `Py_EmscriptenSignalBuffer` whose index 0 is a getter. Past
+ * the budget it answers 2 (SIGINT): KeyboardInterrupt in the program, again every
+ * REINTERRUPT_UNITS reads while a program that swallowed it carries on; the page ends the worker a
  * grace later anyway, and the job's status is `timeout` whatever the program does after. The count
- * lives here, in JavaScript: from Python a program can neither read nor reset it.
+ * lives here and in the wasm global, which is not among the exports Pyodide sees: from Python a
+ * program can neither read nor reset it.
  */
 const REINTERRUPT_UNITS = 100;
-const work = { used: 0, budget: Number.POSITIVE_INFINITY, counting: false, over: false, tampered: false, untilInterrupt: 0 };
+const work = {
+  used: 0,
+  budget: Number.POSITIVE_INFINITY,
+  rule: 2 as WorkRule,
+  /** Rule 2: the fuel the job started with. */
+  start: 0n,
+  counting: false,
+  over: false,
+  tampered: false,
+  untilInterrupt: 0,
+};
+const UNMETERED_MESSAGE =
+  'sandbox: this Python runtime has no work meter, so the work budget cannot count (public/vendor/pyodide/pyodide.asm.wasm is written, metered, by scripts/vendor-assets.mjs: run `npm run build`)';
+/** The metered interpreter's fuel (rule 2); null when the module is not metered. */
+let fuel: WebAssembly.Global | null = null;
+
+/** Rule 2's count so far. */
+function fuelUsed(): number {
+  return fuel ? Number(work.start - (fuel.value as bigint)) : 0;
+}
+
+/** The job passed its budget: tell the page (once), and interrupt. */
+function overBudget(): void {
+  if (!work.over) {
+    work.over = true;
+    hitLimit('work', workLimitMessage(work.budget, work.rule));
+  }
+}
+
 let signalHandlingAddr = -1;
 let signalClockAddr = -1;
 type PyModule = Record<string, unknown> & { HEAP8: Int8Array; HEAP32: Int32Array; _Py_EMSCRIPTEN_SIGNAL_HANDLING: number; __Py_emscripten_signal_clock: number };
@@ -83,12 +124,10 @@ function installWorkCounter(py: PyodideAPI, flag: Uint8Array): void {
   const counter = {
     get 0(): number {
       if (work.counting) {
-        work.used++;
+        if (work.rule === 2) work.used = fuelUsed();
+        else work.used++;
         if (work.used > work.budget) {
-          if (!work.over) {
-            work.over = true;
-            hitLimit('work', workLimitMessage(work.budget));
-          }
+          overBudget();
           if (--work.untilInterrupt <= 0) {
             work.untilInterrupt = REINTERRUPT_UNITS;
             return 2;
@@ -129,9 +168,13 @@ function installWorkCounter(py: PyodideAPI, flag: Uint8Array): void {
  * Starts a job's count at zero with the countdown at its full period, so every job counts from the
  * same phase whatever ran in the worker before.
  */
-function resetWorkCounter(budget: number): void {
+function resetWorkCounter(budget: number, rule: WorkRule): void {
   work.used = 0;
   work.budget = budget;
+  work.rule = rule;
+  // Rule 1 leaves the meter too full to stop anything.
+  work.start = rule === 2 ? BigInt(hardStopFor(budget)) : 1n << 62n;
+  if (fuel) fuel.value = work.start;
   work.over = false;
   work.tampered = false;
   work.untilInterrupt = 0;
@@ -139,17 +182,15 @@ function resetWorkCounter(budget: number): void {
 }
 
 /**
- * Work done inside C calls that the toolkit makes (KNN's distances: python/work_charges.py) is
- * charged here. Only ever adds: a program that calls this itself can only make its own count larger.
+ * Rule 1 only: work done inside C calls that the toolkit makes (KNN's distances:
+ * python/work_charges.py) is charged here (rule 2's meter sees C work itself). Only ever adds: a
+ * program that calls this itself can only make its own count larger.
  */
 function chargeWork(units: unknown): void {
   const n = Math.floor(Number(units));
-  if (!work.counting || !(n > 0)) return;
+  if (!work.counting || work.rule !== 1 || !(n > 0)) return;
   work.used += n;
-  if (work.used > work.budget && !work.over) {
-    work.over = true;
-    hitLimit('work', workLimitMessage(work.budget));
-  }
+  if (work.used > work.budget) overBudget();
 }
 
 function installWorkCharges(py: PyodideAPI): void {
@@ -239,7 +280,10 @@ function installBootShims(b: WorkerBoot): () => void {
   };
   WebAssembly.instantiateStreaming = (async (_source: unknown, imports?: WebAssembly.Imports) => {
     const instance = await WebAssembly.instantiate(b.wasmModule, imports);
-    return { instance, module: b.wasmModule };
+    // The work meter's fuel stays here: Pyodide (and so a program) gets every export but it.
+    const { [FUEL_EXPORT]: meter, ...exports } = instance.exports;
+    fuel = meter instanceof WebAssembly.Global ? meter : null;
+    return { instance: { exports: Object.freeze(exports) }, module: b.wasmModule };
   }) as typeof WebAssembly.instantiateStreaming;
   return () => {
     scope.fetch = original.fetch;
@@ -398,6 +442,7 @@ async function start(b: WorkerBoot): Promise<void> {
   py.setStdout({ write: capture(() => stdoutChunks).write });
   py.setStderr({ write: capture(() => stderrChunks).write });
   interruptFlag = new Uint8Array(b.interruptBuffer);
+  if (b.countWork && !fuel) throw new Error(UNMETERED_MESSAGE);
   if (b.countWork) {
     installWorkCounter(py, interruptFlag);
     installWorkCharges(py);
@@ -495,7 +540,7 @@ function runJob(job: WorkerRun): void {
     current = { jobId: job.jobId, nonce: job.nonce };
     const t0 = performance.now();
     let out: PyTuple | null = null;
-    resetWorkCounter(job.workBudget);
+    resetWorkCounter(job.workBudget, job.workRule);
     work.counting = true;
     try {
       out = runner(job.source) as PyTuple;
@@ -504,13 +549,21 @@ function runJob(job: WorkerRun): void {
       traceback = tb ?? undefined;
       seconds = secs;
     } finally {
+      if (work.rule === 2) work.used = fuelUsed();
       work.counting = false;
       out?.destroy();
     }
+    // A run that passed its budget inside C code, where no check looked, is over it all the same.
+    if (work.used > work.budget) overBudget();
     if (pyModule && !counterIntact()) hitLimit('work', COUNTER_TAMPERED_MESSAGE);
     if (!(seconds > 0)) seconds = (performance.now() - t0) / 1000;
     ({ csv: predictionsCsv, problem: predictionsProblem } = readPredictions(py));
   } catch (e) {
+    // The meter's hard stop (rule 2): the interpreter trapped past the budget. A timeout.
+    if (work.rule === 2 && fuel && (fuel.value as bigint) < 0n) {
+      work.used = fuelUsed();
+      overBudget();
+    }
     // An exception out of the runner itself means Pyodide's state is broken: recycle.
     fatal = true;
     status = 'error';

@@ -70,6 +70,7 @@ describe('Playground (#/playground)', () => {
     expect(pct).toBeGreaterThan(0);
     expect(pct).toBeLessThanOrEqual(100);
     expect(await text(page, 'result-time')).toMatch(/^[\d.]+ s/);
+    expect(await text(page, 'result-work')).toMatch(/^[\d.]+ calibrated s of 60\.0 .*units; a unit is one loop iteration/);
     // The frozen world model's guess, read from the card and the code alone (wasm: SwiftShader is passed over).
     const guess = await text(page, 'result-wm-guess');
     expect(guess).toMatch(/^\d{1,3}\.\d \(× 100: .*without running it.*wasm, \d+ ms/s);

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvRecords, writeCsv } from '../../src/tasks/csv';
 import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner';
-import { workBudgetFor } from '../../src/sandbox-pyodide/protocol';
+import { workBudgetFor } from '../../src/sandbox-pyodide/work-rule';
 
 const root = resolve(import.meta.dirname, '../..');
 const carsCsv = resolve(root, 'data/datasets/train/vega_cars.csv');

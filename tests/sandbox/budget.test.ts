@@ -7,9 +7,9 @@ import { cpus } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { job, openSandbox, tinyFiles, type SandboxSession } from './harness';
 import type { SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol';
+import { workBudgetFor } from '../../src/sandbox-pyodide/work-rule';
 
-// A fixed amount of work: toolkit models fitted on a small task (KNN's distances are charged
-// explicitly: python/work_charges.py) plus a pure-Python loop, with
+// A fixed amount of work: toolkit models fitted on a small task plus a pure-Python loop, with
 // predictions written at the end (so an ok result is gradable).
 const FIXED_WORK = `
 import toolkit as tk
@@ -26,6 +26,9 @@ print('done', acc)
 `;
 
 const HUGE = 1e12;
+// Budgets that let an attack's own set-up run (imports, the bridge) before the loop that must be stopped.
+const ATTACK_BUDGET = workBudgetFor(500);
+const LOOP_BUDGET = workBudgetFor(200);
 const GRACE = 2500;
 
 function fixed(workBudget: number): SandboxJob {
@@ -99,7 +102,7 @@ describe('sandbox work budget', { timeout: 600_000 }, () => {
   });
 
   it('a program over its budget is timeout even when the backstop would have fired as well', async () => {
-    const r = await s.run({ ...job('while True:\n    pass\n', 20_000), workBudget: 2000, backstopMs: 60_000 });
+    const r = await s.run({ ...job('while True:\n    pass\n', 20_000), workBudget: LOOP_BUDGET, backstopMs: 60_000 });
     expect(r.status).toBe('timeout');
     expect(r.limit).toBe('work');
     expect(r.backstops).toBe(0);
@@ -128,12 +131,14 @@ pj = js_bridge()
     ['sys.monitoring tool ids freed, trace and profile hooks cleared', `\nimport sys\nfor i in range(6):\n    try:\n        sys.monitoring.set_events(i, 0)\n        sys.monitoring.free_tool_id(i)\n    except Exception:\n        pass\nsys.settrace(None)\nsys.setprofile(None)\n`],
     ['toolkit monkeypatched, signal handlers replaced', `\nimport toolkit, builtins\ntoolkit.load_task = lambda: None\ntry:\n    import signal\n    signal.signal(signal.SIGINT, signal.SIG_IGN)\nexcept BaseException:\n    pass\nbuiltins.KeyboardInterrupt = type('KI', (Exception,), {})\n`],
     ['interrupt buffer reset through the JavaScript bridge', `${BRIDGE}\npj.setInterruptBuffer(None)\n`],
+    // The work meter's fuel is not among the exports Pyodide keeps: there is nothing to refill.
+    ['work meter refilled through the JavaScript bridge', `${BRIDGE}\nm = pj._module\nfor name in ('wasmExports', 'asm', '__wmrl_fuel'):\n    try:\n        e = getattr(m, name)\n        g = getattr(e, '__wmrl_fuel', e)\n        g.value = 2 ** 62  # past 2**53 Pyodide converts to a BigInt, what an i64 global takes\n    except Exception:\n        pass\n`],
     // The addresses are taken off the module object: these writes must miss (or fail).
     ['interrupt check switched off, countdown wound back, in the wasm heap through the bridge', `${BRIDGE}\nm = pj._module\nfor write in (lambda: m.HEAP8.__setitem__(m._Py_EMSCRIPTEN_SIGNAL_HANDLING, 0), lambda: m.HEAP32.__setitem__(m.__Py_emscripten_signal_clock >> 2, 2 ** 31 - 1)):\n    try:\n        write()\n    except Exception:\n        pass\n`],
   ];
   for (const [name, attack] of ATTACKS) {
     it(`cannot be escaped: ${name}`, async () => {
-      const r: SandboxResult = await s.run({ source: attack + SPIN + PREDICT, files: tinyFiles(), timeoutMs: 20_000, workBudget: 3000, backstopMs: 60_000 });
+      const r: SandboxResult = await s.run({ source: attack + SPIN + PREDICT, files: tinyFiles(), timeoutMs: 20_000, workBudget: ATTACK_BUDGET, backstopMs: 60_000 });
       expect(r.status, `${r.status} ${r.reason ?? ''} ${r.traceback ?? ''}`).toBe('timeout');
       expect(r.limit).toBe('work');
       expect(r.predictionsCsv).toBeUndefined();

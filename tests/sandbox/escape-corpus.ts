@@ -6,16 +6,12 @@
 // 127.0.0.1 must hear nothing in every mode. The labels are real: the page loads a task's hidden
 // labels as the app's grader does, the jobs get that task's program inputs, and a control shows the
 // label searches do find labels leaked into a job.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { builtWorkerScript, harnessPool, job, type SandboxSession } from './harness';
+import { builtWorkerScript, harnessPool, job, taskFiles, type SandboxSession } from './harness';
 import { bridgeImportProgram, type Canary } from '../e2e/canary';
 import type { SandboxFiles } from '../../src/sandbox-pyodide/protocol';
 import { SANDBOX_WORKER_CSP } from '../../src/sandbox-pyodide/worker-csp';
-import { programInputs } from '../../src/tasks/task-builder';
-import type { TaskMeta } from '../../src/tasks/task-types';
 
 // A suite task whose hidden test labels the page holds while the corpus runs on its inputs.
 const LABEL_TASK = 'vega_cars';
@@ -24,12 +20,6 @@ const LABEL_TASK = 'vega_cars';
 function labelNeedles(labels: readonly string[]): string[] {
   const run = labels.slice(0, 8);
   return [JSON.stringify(run).slice(1, -1), run.join('\n'), run.join(',')];
-}
-
-function taskFiles(id: string): SandboxFiles {
-  const dir = resolve(import.meta.dirname, '../../dist/tasks', id);
-  const meta = JSON.parse(readFileSync(`${dir}/task.json`, 'utf8')) as TaskMeta;
-  return programInputs({ meta, trainCsv: readFileSync(`${dir}/train.csv`, 'utf8'), testCsv: readFileSync(`${dir}/test.csv`, 'utf8') });
 }
 
 /** The page holds the task's hidden labels, as the Playground and the Train view hold them to grade. */

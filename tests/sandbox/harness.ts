@@ -1,11 +1,13 @@
 // Shared set-up for the sandbox layer: the built app served on 127.0.0.1, headless Chromium on the
 // sandbox harness page (sandbox.html), and helpers to run programs through the real worker pool.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, serveDist, type Served } from '../e2e/browser';
 import type { PoolOptions, PoolStats } from '../../src/sandbox-pyodide/pool';
 import type { SandboxFiles, SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol';
+import { programInputs } from '../../src/tasks/task-builder';
+import type { TaskMeta } from '../../src/tasks/task-types';
 
 export interface SandboxSession {
   served: Served;
@@ -63,6 +65,13 @@ export async function openSandbox(root?: string): Promise<SandboxSession> {
       await served.close();
     },
   };
+}
+
+/** A suite task's program inputs, from the build (dist/tasks). */
+export function taskFiles(id: string): SandboxFiles {
+  const dir = resolve(import.meta.dirname, '../../dist/tasks', id);
+  const meta = JSON.parse(readFileSync(`${dir}/task.json`, 'utf8')) as TaskMeta;
+  return programInputs({ meta, trainCsv: readFileSync(`${dir}/train.csv`, 'utf8'), testCsv: readFileSync(`${dir}/test.csv`, 'utf8') });
 }
 
 /** A tiny task: a few numeric rows, test rows without the target. */

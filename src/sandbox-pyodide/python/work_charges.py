@@ -1,7 +1,8 @@
-"""Work the sandbox's counter cannot see, charged to it explicitly.
+"""Work rule 1's counter cannot see, charged to it explicitly (rule 1 only).
 
-The work counter counts loop back-edges and Python function starts (docs/sandbox.md, "The work
-budget"); work done inside one C call is invisible to it. The toolkit's k-nearest neighbours spend
+Rule 1's counter counts loop back-edges and Python function starts (docs/sandbox.md, "The work
+budget"); work done inside one C call is invisible to it. Rule 2 meters the interpreter's compiled
+code itself and ignores these charges. The toolkit's k-nearest neighbours spend
 almost all their time in `map(math.dist, ...)` over the training rows, a C loop, so without a
 charge a KNN program counts 3-15x less work per second than the toolkit's other models. This module
 wraps the toolkit's neighbour search, outside the toolkit (its source and hash stay as they are),

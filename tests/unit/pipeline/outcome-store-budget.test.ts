@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { executeWithStore, holdsUnderWorkBudget, OutcomeStore, outcomeKey, type StoredOutcome } from '../../../src/pipeline/outcome-store.ts';
 import type { GradedRun } from '../../../src/pipeline/graded-runs.ts';
-import { LEGACY_TRUSTED_FRACTION } from '../../../src/sandbox-pyodide/protocol.ts';
+import { LEGACY_TRUSTED_FRACTION, WORK_RULE } from '../../../src/sandbox-pyodide/work-rule.ts';
 
 const run = (status: GradedRun['status'], seconds: number, y = status === 'ok' ? 0.5 : 0): GradedRun => ({ taskId: 't', status, y, seconds });
 
@@ -19,8 +19,10 @@ describe('stored outcomes under the work budget', () => {
         const o: StoredOutcome = { key: 'k', taskId: 't', timeoutMs: 20_000, run: run(status, seconds) };
         const expected = status !== 'timeout' && seconds <= LEGACY_TRUSTED_FRACTION * 20;
         expect(holdsUnderWorkBudget(o)).toBe(expected);
-        // Measured under the work budget, any outcome holds.
-        expect(holdsUnderWorkBudget({ ...o, budget: 'work' })).toBe(true);
+        // Measured under the rule now, any outcome holds; under an older rule, only as a wall-clock one does.
+        expect(holdsUnderWorkBudget({ ...o, budget: 'work', workRule: WORK_RULE })).toBe(true);
+        expect(holdsUnderWorkBudget({ ...o, budget: 'work' })).toBe(expected);
+        expect(holdsUnderWorkBudget({ ...o, budget: 'work' }, 1)).toBe(true);
       }),
     );
   });
@@ -43,7 +45,7 @@ describe('stored outcomes under the work budget', () => {
     expect(ran).toEqual(['slow', 'late']);
     expect(first.map((r) => r.status)).toEqual(['ok', 'timeout', 'ok', 'ok']);
     const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as StoredOutcome);
-    expect(lines.slice(4).map((o) => [o.budget, o.run.status])).toEqual([['work', 'timeout'], ['work', 'ok']]);
+    expect(lines.slice(4).map((o) => [o.budget, o.workRule, o.run.status])).toEqual([['work', WORK_RULE, 'timeout'], ['work', WORK_RULE, 'ok']]);
 
     // An unscored run is returned, not stored: the next build runs it again.
     const other = [{ taskId: 't', program: 'blocked' }];

@@ -17,7 +17,7 @@ import { createCustomTask } from '../../../src/tasks/byo-data';
 import { programInputs } from '../../../src/tasks/task-builder';
 
 function result(partial: Partial<SandboxResult>): SandboxResult {
-  return { status: 'ok', stdout: '', stderr: '', outputTruncated: false, seconds: 0.01, wallMs: 10, queuedMs: 0, bootMs: 0, workerId: 0, interpreter: 1, jobId: 1, heapBytes: 0, fileBytes: 0, work: 0, workBudget: 1, backstops: 0, ...partial };
+  return { status: 'ok', stdout: '', stderr: '', outputTruncated: false, seconds: 0.01, wallMs: 10, queuedMs: 0, bootMs: 0, workerId: 0, interpreter: 1, jobId: 1, heapBytes: 0, fileBytes: 0, work: 0, workBudget: 1, workRule: 2, backstops: 0, ...partial };
 }
 
 describe('populationFor', () => {

@@ -16,7 +16,7 @@ const truth = built.labels.labels.map((l) => (l === 'yes' ? 1 : 0));
 const predictions = (values: readonly number[]): string => ['label', ...values.map(String)].join('\n') + '\n';
 
 function result(over: Partial<SandboxResult>): SandboxResult {
-  return { status: 'ok', stdout: '', stderr: '', outputTruncated: false, work: 0, workBudget: 1, backstops: 0, seconds: 0, wallMs: 0, queuedMs: 0, bootMs: 0, workerId: 0, interpreter: 0, jobId: 1, heapBytes: 0, fileBytes: 0, ...over };
+  return { status: 'ok', stdout: '', stderr: '', outputTruncated: false, work: 0, workBudget: 1, workRule: 2, backstops: 0, seconds: 0, wallMs: 0, queuedMs: 0, bootMs: 0, workerId: 0, interpreter: 0, jobId: 1, heapBytes: 0, fileBytes: 0, ...over };
 }
 
 describe('gradeRun', () => {

@@ -1,8 +1,11 @@
 // The work budget's arithmetic (protocol.ts): the count a budget gives, the backstop above it, and
 // the messages that name the limit. The behaviour itself is tested in the browser (tests/sandbox/budget.test.ts).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BACKSTOP_FACTOR, backstopMsFor, WORK_UNITS_PER_SECOND, workBudgetFor, workLimitMessage } from '../../../src/sandbox-pyodide/protocol';
+import { BACKSTOP_FACTOR, backstopMsFor } from '../../../src/sandbox-pyodide/protocol';
+import { LEGACY_TRUSTED_FRACTION, MAX_RATE_OVER_CALIBRATED, WORK_RULE, WORK_RULES, workBudgetFor, workLimitMessage } from '../../../src/sandbox-pyodide/work-rule';
 import { countUnscored, isScored, type ExecutionStatus } from '../../../src/training/ports';
 
 describe('work budget', () => {
@@ -16,7 +19,8 @@ describe('work budget', () => {
         expect(backstopMsFor(lo)).toBeGreaterThanOrEqual(BACKSTOP_FACTOR * lo);
       }),
     );
-    expect(workBudgetFor(20_000)).toBe(20 * WORK_UNITS_PER_SECOND);
+    expect(workBudgetFor(20_000)).toBe(20 * WORK_RULES[WORK_RULE].unitsPerSecond);
+    expect(workBudgetFor(20_000, 1)).toBe(660_000);
   });
 
   it('names the limit and its size', () => {
@@ -27,5 +31,28 @@ describe('work budget', () => {
     const all: ExecutionStatus[] = ['ok', 'invalid', 'error', 'timeout', 'memory', 'resource', 'killed', 'unscored'];
     expect(all.filter((status) => !isScored({ status }))).toEqual(['unscored']);
     expect(countUnscored(all.map((status) => ({ status })))).toBe(1);
+  });
+});
+
+describe('work rule 2 and its reference set', () => {
+  const ref = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../fixtures/work-reference.json'), 'utf8')) as {
+    programs: { kind: string; units: number; seconds: number }[];
+  };
+  const rates = ref.programs.map((p) => p.units / p.seconds);
+  const median = [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)];
+
+  it('calibrates its rate to the reference set: within 10% of the median kind', () => {
+    expect(ref.programs.length).toBeGreaterThanOrEqual(12);
+    expect(Math.abs(WORK_RULES[2].unitsPerSecond / median - 1)).toBeLessThan(0.1);
+  });
+
+  it('trusts an older outcome only where no reference kind could have used more than half its budget', () => {
+    const fastest = Math.max(...rates) / WORK_RULES[2].unitsPerSecond;
+    expect(fastest).toBeLessThanOrEqual(MAX_RATE_OVER_CALIBRATED);
+    expect(LEGACY_TRUSTED_FRACTION * MAX_RATE_OVER_CALIBRATED).toBeLessThanOrEqual(0.5);
+  });
+
+  it('names the unit and the calibrated seconds in its message', () => {
+    expect(workLimitMessage(2_600_000_000, 2)).toMatch(/more than 2600000000 work units \(a unit is one loop iteration or function call.*; 10\.0 calibrated seconds of work\)/);
   });
 });

@@ -1,0 +1,89 @@
+// The work unit follows the work (issue 48), through the real browser sandbox: programs of every
+// kind (tests/fixtures/work-reference.json, written by bench/work-reference.ts with their quiet CPU
+// seconds) count units in proportion to their quiet time, within 3x of the calibrated rate, C work
+// (`sorted`, `sum`, joins, string building, big-int arithmetic) included. Counts are exact, so
+// nothing here depends on the machine's load. And C code that never looks for an interrupt is
+// stopped by the meter itself: a timeout, not a run left to the wall-clock backstop.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { job, openSandbox, taskFiles, tinyFiles, type SandboxSession } from './harness';
+import type { SandboxFiles, SandboxJob } from '../../src/sandbox-pyodide/protocol';
+import { WORK_RULE, WORK_RULES } from '../../src/sandbox-pyodide/work-rule';
+
+interface Reference {
+  task: string;
+  programs: { kind: string; units: number; seconds: number; source: string }[];
+}
+const reference = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/work-reference.json'), 'utf8')) as Reference;
+const RATE = WORK_RULES[WORK_RULE].unitsPerSecond;
+const HUGE = 1e12;
+
+describe('the work unit', { timeout: 600_000 }, () => {
+  let s: SandboxSession;
+  let files: SandboxFiles;
+  beforeAll(async () => {
+    s = await openSandbox();
+    await s.start({ size: 2, bootTimeoutMs: 180_000 });
+    files = taskFiles(reference.task);
+  }, 600_000);
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('charges every kind of program in proportion to its quiet time, within 3x of the calibrated rate', async () => {
+    const jobs: SandboxJob[] = reference.programs.map((p) => ({ source: p.source, files, timeoutMs: 20_000, workBudget: HUGE, backstopMs: 300_000 }));
+    const rs = await s.runMany(jobs);
+    const rows = reference.programs.map((p, i) => ({ kind: p.kind, status: rs[i].status, work: rs[i].work, ratio: rs[i].work / p.seconds / RATE }));
+    console.log(rows.map((r) => `${r.kind}: ${r.work} units, ${r.ratio.toFixed(2)} x the calibrated rate`).join('\n'));
+    for (const r of rows) {
+      expect(r.status, r.kind).toBe('ok');
+      expect(r.ratio, r.kind).toBeGreaterThan(1 / 3);
+      expect(r.ratio, r.kind).toBeLessThan(3);
+    }
+  });
+
+  it('stops C work that never checks for an interrupt: timeout (work), no backstop, and the next job runs on a fresh interpreter', async () => {
+    const budget = RATE / 10; // a tenth of a calibrated second
+    const [stuck, after] = await s.runMany([
+      { ...job('print(sum(range(10 ** 13)))\n', 20_000, tinyFiles()), workBudget: budget, backstopMs: 120_000 },
+      { ...job('print(sum(range(10)))\n'), workBudget: budget },
+    ]);
+    expect(stuck.status, `${stuck.reason} ${stuck.traceback}`).toBe('timeout');
+    expect(stuck.limit).toBe('work');
+    expect(stuck.backstops).toBe(0);
+    expect(stuck.reason).toMatch(/work limit reached/);
+    expect(after.status, after.traceback).toBe('ok');
+    expect(after.stdout).toBe('45\n');
+    expect(after.interpreter).not.toBe(stuck.interpreter);
+  });
+
+  it('a program that sorts or builds strings in a loop is stopped at its budget like a plain loop', async () => {
+    const budget = RATE / 5;
+    const programs = [
+      'xs = list(range(200_000, 0, -1))\nwhile True:\n    ys = sorted(xs)\n',
+      "s = ''\nwhile True:\n    s = (s + 'ab' * 1000)[-1_000_000:]\n",
+      'while True:\n    pass\n',
+    ];
+    const rs = await s.runMany(programs.map((p) => ({ ...job(p), workBudget: budget, backstopMs: 120_000 })));
+    for (const r of rs) {
+      expect(r.status).toBe('timeout');
+      expect(r.limit).toBe('work');
+      expect(r.backstops).toBe(0);
+    }
+  });
+
+  it('rule 1 still counts as it did, for experiments planned under it', async () => {
+    const loop = 'for i in range(100_000):\n    pass\n';
+    const [r1, r2] = await s.runMany([
+      { ...job(loop), workBudget: HUGE, workRule: 1 },
+      { ...job(loop), workBudget: HUGE, workRule: 2 },
+    ]);
+    expect(r1.workRule).toBe(1);
+    expect(r2.workRule).toBe(2);
+    // Rule 1: about one unit per 50 loop back-edges; rule 2: the meter's count.
+    expect(r1.work).toBeGreaterThan(100_000 / 50 / 2);
+    expect(r1.work).toBeLessThan(100_000 / 50 * 2);
+    expect(r2.work).toBeGreaterThan(100 * r1.work);
+  });
+});
