@@ -73,6 +73,29 @@ describe('the work unit', { timeout: 600_000 }, () => {
     }
   });
 
+  // Under training's 20 s budget (no override): about 3 s of quiet work ends ok, about 100 s ends
+  // timeout at the budget, never unscored. The wall times are printed (the note quotes them), not asserted.
+  it('under the 20 s budget, 3 s of loops, sorts or string building is ok and 100 s of it is timeout', { timeout: 900_000, tags: ['long'] }, async () => {
+    const loop = (n: number) => `x = 1\nfor i in range(${n}):\n    x = (x * 1103515245 + 12345) % 2**31\n`;
+    const sorts = (n: number) => `import random\nrandom.seed(1)\nxs = [random.random() for _ in range(200_000)]\nfor k in range(${n}):\n    ys = sorted(xs)\n`;
+    const strings = (n: number) => `for k in range(${n}):\n    s = ''\n    for i in range(300_000):\n        s += 'ab'\n`;
+    // Sized from the reference set's quiet seconds: ~0.7 s per 1.5 M loop iterations, ~0.06 s per sort, ~1.3 s per 300,000 appends.
+    const cases: [string, string, 'ok' | 'timeout'][] = [
+      ['loop, ~3 s', loop(6_500_000), 'ok'],
+      ['sorted, ~3 s', sorts(50), 'ok'],
+      ['string building, ~3 s', strings(2), 'ok'],
+      ['loop, ~100 s', loop(210_000_000), 'timeout'],
+      ['sorted, ~100 s', sorts(1_700), 'timeout'],
+      ['string building, ~100 s', strings(75), 'timeout'],
+    ];
+    const rs = await s.runMany(cases.map(([, source]) => job(source, 20_000)));
+    console.log(cases.map(([name], i) => `${name}: ${rs[i].status}, ${(rs[i].work / RATE).toFixed(1)} calibrated s, ${(rs[i].wallMs / 1000).toFixed(1)} s wall`).join('\n'));
+    cases.forEach(([name, , want], i) => {
+      expect(rs[i].status, `${name}: ${rs[i].reason ?? ''}`).toBe(want);
+      expect(rs[i].backstops, name).toBe(0);
+    });
+  });
+
   it('rule 1 still counts as it did, for experiments planned under it', async () => {
     const loop = 'for i in range(100_000):\n    pass\n';
     const [r1, r2] = await s.runMany([
