@@ -74,8 +74,10 @@ describe('the work unit', { timeout: 600_000 }, () => {
   });
 
   // Under training's 20 s budget (no override): about 3 s of quiet work ends ok, about 100 s ends
-  // timeout at the budget, never unscored. The wall times are printed (the note quotes them), not asserted.
-  it('under the 20 s budget, 3 s of loops, sorts or string building is ok and 100 s of it is timeout', { timeout: 900_000, tags: ['long'] }, async () => {
+  // timeout at the budget, never unscored. The wall times are printed (the note quotes them), not
+  // asserted; the backstop is moved far away so that the verdicts cannot depend on the machine's load
+  // (at load 12-15 on 2 cores the default 130 s backstop fired on the 100 s loop before its budget ran out).
+  it('under the 20 s budget, 3 s of loops, sorts or string building is ok and 100 s of it is timeout', { timeout: 1_800_000, tags: ['long'] }, async () => {
     const loop = (n: number) => `x = 1\nfor i in range(${n}):\n    x = (x * 1103515245 + 12345) % 2**31\n`;
     const sorts = (n: number) => `import random\nrandom.seed(1)\nxs = [random.random() for _ in range(200_000)]\nfor k in range(${n}):\n    ys = sorted(xs)\n`;
     const strings = (n: number) => `for k in range(${n}):\n    s = ''\n    for i in range(300_000):\n        s += 'ab'\n`;
@@ -88,7 +90,7 @@ describe('the work unit', { timeout: 600_000 }, () => {
       ['sorted, ~100 s', sorts(1_700), 'timeout'],
       ['string building, ~100 s', strings(75), 'timeout'],
     ];
-    const rs = await s.runMany(cases.map(([, source]) => job(source, 20_000)));
+    const rs = await s.runMany(cases.map(([, source]) => ({ ...job(source, 20_000), backstopMs: 1_200_000 })));
     console.log(cases.map(([name], i) => `${name}: ${rs[i].status}, ${(rs[i].work / RATE).toFixed(1)} calibrated s, ${(rs[i].wallMs / 1000).toFixed(1)} s wall`).join('\n'));
     cases.forEach(([name, , want], i) => {
       expect(rs[i].status, `${name}: ${rs[i].reason ?? ''}`).toBe(want);
