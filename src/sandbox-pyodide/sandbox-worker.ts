@@ -551,6 +551,8 @@ function runJob(job: WorkerRun): void {
     } finally {
       if (work.rule === 2) work.used = fuelUsed();
       work.counting = false;
+      // What runs between jobs (the result's conversion, a reused worker's clean-up) never meets the trap.
+      if (fuel) fuel.value = 1n << 62n;
       out?.destroy();
     }
     // A run that passed its budget inside C code, where no check looked, is over it all the same.
@@ -559,11 +561,9 @@ function runJob(job: WorkerRun): void {
     if (!(seconds > 0)) seconds = (performance.now() - t0) / 1000;
     ({ csv: predictionsCsv, problem: predictionsProblem } = readPredictions(py));
   } catch (e) {
-    // The meter's hard stop (rule 2): the interpreter trapped past the budget. A timeout.
-    if (work.rule === 2 && fuel && (fuel.value as bigint) < 0n) {
-      work.used = fuelUsed();
-      overBudget();
-    }
+    // The meter's hard stop (rule 2): the interpreter trapped past the budget (the count was taken
+    // in the `finally` above, before the fuel was refilled). A timeout.
+    if (work.rule === 2 && work.used > work.budget) overBudget();
     // An exception out of the runner itself means Pyodide's state is broken: recycle.
     fatal = true;
     status = 'error';
