@@ -2,7 +2,7 @@
 //   [--B 8 --G 4] [--horizon 96] [--eval-states 2] [--eval-temperature 1] [--eval-trials 4] [--lr X] [--dense-reward delta|final|max]
 //   [--normalise per-rollout|constant]
 //   [--out results/robot-experiment] [--policy results/robot-bc/policy.ckpt] [--progress-model results/robot-progress/progress-model.ckpt]
-//   [--threads 1] [--force] [--quick]
+//   [--threads 1] [--plan robot-table|robot-table-v2] [--force] [--quick]
 //
 // The robot domain's headless runner (issue 24): Node and the CPU engine, no browser. Per (preset,
 // seed) it starts from the committed behaviour-cloning policy, trains (src/embodied/robot-trainer.ts)
@@ -26,7 +26,7 @@ import { LOSS_NORMALISATIONS, type LossNormalisation } from '../embodied/rollout
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import { formatSource, withProvenance, type RunProvenance } from '../experiments/provenance.ts';
-import { robotTableMarkdown, robotTableSummary } from '../experiments/robot-table.ts';
+import { ROBOT_TABLE_PLANS, ROBOT_TABLE_V1, robotTableMarkdown, robotTablePlan, robotTableSummary, type RobotTablePlan } from '../experiments/robot-table.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt } from './cli-input.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
@@ -48,6 +48,7 @@ export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options
   --progress-model FILE  frozen progress model (default results/robot-progress/progress-model.ckpt)
   --threads N            onnxruntime threads (default 1)
   --out DIR              output folder (default results/robot-experiment)
+  --plan NAME            the table its summary decides: ${ROBOT_TABLE_PLANS.map((p) => p.name).join(' | ')} (default ${ROBOT_TABLE_V1.name}; docs/results.md)
   --force                rerun runs whose result exists
   --report-only          run nothing: rewrite runs.csv, summary.md and summary.json from the run files on disk
   --quick                tiny check: robot-grpo-sparse and robot-wmrl, seed 1, 2 steps, B 2, G 2, horizon 48, eval-states 1, eval-trials 1`;
@@ -65,6 +66,8 @@ export interface RobotExperimentOptions {
   out: string;
   force: boolean;
   reportOnly: boolean;
+  /** The table plan summary.md and summary.json decide (--plan). */
+  plan: RobotTablePlan;
   /** The command that runs the plan, recorded in summary.md (without --report-only). */
   command: string;
 }
@@ -79,7 +82,7 @@ export function parseRobotOptions(argv: string[], root: string): RobotExperiment
     options: {
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, G: { type: 'string' }, n: { type: 'string' },
       horizon: { type: 'string' }, 'eval-states': { type: 'string' }, 'eval-temperature': { type: 'string' }, 'eval-trials': { type: 'string' }, normalise: { type: 'string' }, lr: { type: 'string' }, 'dense-reward': { type: 'string' },
-      policy: { type: 'string' }, 'progress-model': { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' },
+      policy: { type: 'string' }, 'progress-model': { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' }, plan: { type: 'string' }, force: { type: 'boolean' },
       quick: { type: 'boolean' }, help: { type: 'boolean' }, 'report-only': { type: 'boolean' },
     },
     strict: true,
@@ -87,6 +90,8 @@ export function parseRobotOptions(argv: string[], root: string): RobotExperiment
   });
   if (values.help) return 'help';
   if (values['report-only'] && values.force) throw new RobotUsageError('--report-only runs nothing, so --force has nothing to rerun');
+  const plan = robotTablePlan(values.plan ?? ROBOT_TABLE_V1.name);
+  if (!plan) throw new RobotUsageError(`--plan ${JSON.stringify(values.plan)}: no such robot table plan (the plans: ${ROBOT_TABLE_PLANS.map((p) => p.name).join(', ')})`);
   const quick = values.quick === true;
   const presets = (values.presets ?? (quick ? 'robot-grpo-sparse,robot-wmrl' : 'robot-sft,robot-grpo-sparse,robot-wmrl')).split(',').map((s) => s.trim()).filter(Boolean);
   for (const p of presets) if (!(ROBOT_PRESET_IDS as readonly string[]).includes(p)) throw new RobotUsageError(`unknown robot preset ${JSON.stringify(p)} (known: ${ROBOT_PRESET_IDS.join(', ')})`);
@@ -138,6 +143,7 @@ export function parseRobotOptions(argv: string[], root: string): RobotExperiment
     out: resolve(values.out ?? (quick ? 'results/robot-quick' : 'results/robot-experiment')),
     force: values.force === true,
     reportOnly: values['report-only'] === true,
+    plan,
     command: `npm run experiment -- --domain robot ${argv.filter((a) => a !== '--report-only').map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim(),
   };
 }
@@ -164,14 +170,14 @@ function runsCsv(runs: readonly RobotRunResult[]): string {
 }
 
 /** runs.csv, summary.md and summary.json from the requested runs whose files are on disk. */
-export function writeRobotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command'>): RobotRunResult[] {
+export function writeRobotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command' | 'plan'>): RobotRunResult[] {
   const runsDir = join(o.out, 'runs');
   const onDisk = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, `${p}-seed${s}.json`))).filter(existsSync)
     .map(readRunJson).filter(isRobotRunResult);
   mkdirSync(o.out, { recursive: true });
   writeFileSync(join(o.out, 'runs.csv'), runsCsv(onDisk));
-  writeFileSync(join(o.out, 'summary.md'), robotTableMarkdown(onDisk, o.command));
-  writeFileSync(join(o.out, 'summary.json'), JSON.stringify(robotTableSummary(onDisk, o.command), null, 2) + '\n');
+  writeFileSync(join(o.out, 'summary.md'), robotTableMarkdown(onDisk, o.command, o.plan));
+  writeFileSync(join(o.out, 'summary.json'), JSON.stringify(robotTableSummary(onDisk, o.command, o.plan), null, 2) + '\n');
   return onDisk;
 }
 
@@ -256,7 +262,7 @@ export async function robotExperimentMain(argv: string[], root: string): Promise
   }
   if (o.reportOnly) {
     const runs = writeRobotTables(o);
-    console.log(`robot experiment: ${runs.length} run file(s) read, nothing run; wrote ${join(o.out, 'summary.md')}`);
+    console.log(`robot experiment: ${runs.length} run file(s) read, nothing run; wrote ${join(o.out, 'summary.md')} (plan ${o.plan.name})`);
     return 0;
   }
   try {

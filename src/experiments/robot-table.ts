@@ -1,9 +1,10 @@
-// The robot domain's table (issue 24; its plan in docs/results.md, "The robot table: plan", committed
-// before its first run) as data, and its decision from run files. The endpoint: held-out success x100
-// over every evaluation rollout (the training tasks' held-out initial states and the held-out tasks,
-// pooled), paired by seed. The primary test stands alone: robot-wmrl - robot-grpo-sparse, two-sided
-// paired t; it holds when the whole 95% interval is above 0, fails when it is below. Family R (Holm
-// over all its tests; a test without a p yet counts as p = 1) decides as the main table's family A.
+// The robot domain's tables as data (plans, each committed in docs/results.md before its first run) and
+// their decision from run files. v1 (issue 24, "The robot table: plan") and v2 (issue 46, its DRAFT) share
+// the rules: the endpoint is held-out success x100 over every evaluation rollout (the training tasks'
+// held-out initial states and the held-out tasks, pooled), paired by seed. The primary test stands alone:
+// two-sided paired t; it holds when the whole 95% interval is above 0, fails when it is below. Family R
+// (Holm over all its tests; a test without a p yet counts as p = 1) decides as the main table's family A.
+// A plan differs only in its rows, its tests and the paper's figures beside its rows.
 import type { RobotRunResult } from '../embodied/robot-run.ts';
 import type { Verdict } from './claims.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
@@ -36,13 +37,18 @@ export const PAPER_TABLE_3: readonly PaperRobotRow[] = [
 export interface RobotTableSummary {
   format: 'wmrl-robot-table-summary';
   version: 1;
+  /** The plan decided (RobotTablePlan.name); absent: robot-table, whose committed summaries predate the field and rewrite unchanged. */
+  plan?: string;
   command: string;
   rows: RobotRowSummary[];
   tests: DecidedRobotTest[];
 }
 
-export function robotTableSummary(runs: readonly RobotRunResult[], command: string): RobotTableSummary {
-  return { format: 'wmrl-robot-table-summary', version: 1, command, rows: summariseRobotRows(runs), tests: decideRobotTable(runs) };
+export function robotTableSummary(runs: readonly RobotRunResult[], command: string, plan: RobotTablePlan = ROBOT_TABLE_V1): RobotTableSummary {
+  return {
+    format: 'wmrl-robot-table-summary', version: 1, ...(plan === ROBOT_TABLE_V1 ? {} : { plan: plan.name }), command,
+    rows: summariseRobotRows(runs, plan.rows), tests: decideRobotTable(runs, plan.tests),
+  };
 }
 
 export interface RobotRunMetrics {
@@ -85,6 +91,59 @@ export const ROBOT_TABLE_TESTS: readonly RobotTableTest[] = [
   test('R4', 'R', 'robot-wmrl', 'robot-fusion-only', 'debiasing adds to fusion alone'),
   ...ROBOT_TABLE_ROWS.filter((p) => p !== 'robot-sft').map((p, i) => test(`R${i + 5}`, 'R', p, 'robot-sft', `${p} moves the policy above SFT`)),
 ];
+
+/** A robot table's plan: what the CLI's `--plan` decides a folder by. */
+export interface RobotTablePlan {
+  /** The CLI's `--plan` value. */
+  name: string;
+  /** summary.md's first line. */
+  title: string;
+  /** The docs/results.md section the plan is written in (the start of its heading). */
+  section: string;
+  /** The rows in the summary's order. */
+  rows: readonly string[];
+  tests: readonly RobotTableTest[];
+  /** Per row, the paper's figure it is shown beside; a row not named has none. */
+  paper: Readonly<Partial<Record<string, PaperRobotRow>>>;
+}
+
+/** The paper's figure that v1's row `preset` stands beside. */
+const paperOf = (preset: PaperRobotRow['preset']): PaperRobotRow => PAPER_TABLE_3.find((r) => r.preset === preset)!;
+
+/** Issue 24's table (docs/results.md, "The robot table: plan"), on the first behaviour-cloning policy. */
+export const ROBOT_TABLE_V1: RobotTablePlan = {
+  name: 'robot-table',
+  title: '# Robot table (issue 24)',
+  section: 'The robot table: plan',
+  rows: ROBOT_TABLE_ROWS,
+  tests: ROBOT_TABLE_TESTS,
+  paper: Object.fromEntries(PAPER_TABLE_3.map((r) => [r.preset, r])),
+};
+
+const V2_TRAINED = ['robot-paper-grpo-sparse', 'robot-paper-wmrl', 'robot-paper-wmrl-anchors', 'robot-paper-progress-only'] as const;
+
+/**
+ * Issue 46's table on the authors' rules (docs/results.md, "Robot table v2 (issue 46): plan", a DRAFT until
+ * a commit pre-registers it). Beside its rows, only Table 3's figures: SFT, real GRPO, WMRL.
+ */
+export const ROBOT_TABLE_V2: RobotTablePlan = {
+  name: 'robot-table-v2',
+  title: '# Robot table v2 (issue 46, `--plan robot-table-v2`)',
+  section: 'Robot table v2 (issue 46): plan',
+  rows: ['robot-sft', ...V2_TRAINED],
+  tests: [
+    test('primary', 'primary', 'robot-paper-wmrl', 'robot-paper-grpo-sparse', "WMRL in the authors' free-anchor regime beats GRPO on the sparse success (the paper: 41.2 against 38.3)"),
+    // R1 (robot-paper-grpo-sparse - robot-sft) is issue 46's target: all-real GRPO above its start.
+    ...V2_TRAINED.map((p, i) => test(`R${i + 1}`, 'R', p, 'robot-sft', i === 0 ? "all-real GRPO moves the policy above its start (issue 46's target)" : `${p} moves the policy above SFT`)),
+    test('R5', 'R', 'robot-paper-wmrl', 'robot-paper-wmrl-anchors', "the two anchor regimes: every rollout's success calibrating (the authors') against the anchor group's alone (the coding table's)"),
+    test('R6', 'R', 'robot-paper-progress-only', 'robot-paper-grpo-sparse', 'the dense progress reward alone beats the sparse success alone'),
+  ],
+  paper: { 'robot-sft': paperOf('robot-sft'), 'robot-paper-grpo-sparse': paperOf('robot-grpo-sparse'), 'robot-paper-wmrl': paperOf('robot-wmrl') },
+};
+
+export const ROBOT_TABLE_PLANS: readonly RobotTablePlan[] = [ROBOT_TABLE_V1, ROBOT_TABLE_V2];
+
+export const robotTablePlan = (name: string): RobotTablePlan | undefined => ROBOT_TABLE_PLANS.find((p) => p.name === name);
 
 export interface RobotComparison {
   seeds: number[];
@@ -169,15 +228,15 @@ const cell = (iv: MeanInterval | null): string => (iv === null ? '-' : iv.low ==
 const pOf = (p: number | null): string => (p === null ? '-' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 /** summary.md of a robot experiment: the rows beside the paper's Table 3, then every planned test. */
-export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>[], command: string): string {
-  const rows = summariseRobotRows(runs);
-  const decided = decideRobotTable(runs);
+export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>[], command: string, plan: RobotTablePlan = ROBOT_TABLE_V1): string {
+  const rows = summariseRobotRows(runs, plan.rows);
+  const decided = decideRobotTable(runs, plan.tests);
   const first = runs[0];
   const source = sourceLine(runs.map((r) => r.provenance));
   const lines = [
-    '# Robot table (issue 24)',
+    plan.title,
     '',
-    `Generated from ${runs.length} run file(s) by \`${command}\`. Plan: docs/results.md, "The robot table: plan".`,
+    `Generated from ${runs.length} run file(s) by \`${command}\`. Plan: docs/results.md, "${plan.section}".`,
     ...(source ? [source] : []),
     first ? `Evaluation: ${first.request.evaluation.statesPerTask} held-out initial state(s) per task, ${first.request.evaluation.temperature === 0 ? 'greedy' : `sampled at temperature ${first.request.evaluation.temperature}, ${first.request.evaluation.trials ?? 1} rollout(s) each`}, the same states and draws for every row at a seed.` : '',
     '',
@@ -186,7 +245,7 @@ export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>
     '| row | seeds | held-out success (endpoint) | training tasks, held-out states | held-out tasks | training success (steps) | paper | median wall s |',
     '|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => {
-      const paper = PAPER_TABLE_3.find((x) => x.preset === r.preset);
+      const paper = plan.paper[r.preset];
       const quoted = !paper ? '-' : paper.success !== null ? `${paper.success} (${paper.source})` : `SFT + ${paper.overSft} (${paper.source})`;
       return `| ${r.preset} | ${r.seeds.length} | ${cell(r.heldOut)} | ${cell(r.trainTasksHeldoutStates)} | ${cell(r.heldoutTasks)} | ${cell(r.training)} | ${quoted} | ${r.medianWallS === null ? '-' : r.medianWallS.toFixed(0)} |`;
     }),
