@@ -169,16 +169,26 @@ function runsCsv(runs: readonly RobotRunResult[]): string {
   return [head, ...rows].join('\n') + '\n';
 }
 
-/** runs.csv, summary.md and summary.json from the requested runs whose files are on disk. */
-export function writeRobotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command' | 'plan'>): RobotRunResult[] {
+/** runs.csv, summary.md and summary.json (file name to text) from the requested runs whose files are on disk. */
+export function robotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command' | 'plan'>): { runs: RobotRunResult[]; files: Record<string, string> } {
   const runsDir = join(o.out, 'runs');
-  const onDisk = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, `${p}-seed${s}.json`))).filter(existsSync)
+  const runs = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, `${p}-seed${s}.json`))).filter(existsSync)
     .map(readRunJson).filter(isRobotRunResult);
+  return {
+    runs,
+    files: {
+      'runs.csv': runsCsv(runs),
+      'summary.md': robotTableMarkdown(runs, o.command, o.plan),
+      'summary.json': JSON.stringify(robotTableSummary(runs, o.command, o.plan), null, 2) + '\n',
+    },
+  };
+}
+
+export function writeRobotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command' | 'plan'>): RobotRunResult[] {
+  const { runs, files } = robotTables(o);
   mkdirSync(o.out, { recursive: true });
-  writeFileSync(join(o.out, 'runs.csv'), runsCsv(onDisk));
-  writeFileSync(join(o.out, 'summary.md'), robotTableMarkdown(onDisk, o.command, o.plan));
-  writeFileSync(join(o.out, 'summary.json'), JSON.stringify(robotTableSummary(onDisk, o.command, o.plan), null, 2) + '\n');
-  return onDisk;
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(o.out, name), text);
+  return runs;
 }
 
 /** Runs every (preset, seed) not already on disk; `log` hears progress lines. */

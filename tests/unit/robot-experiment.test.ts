@@ -1,12 +1,13 @@
 // `npm run experiment -- --domain robot`: runs write one file each, a second invocation skips what is
 // done, another request reruns, and the same request in another folder gives the same run (timings
 // aside), and each run file carries its provenance. Small sizes with the committed policy and progress model.
+// --plan picks the table the summaries decide; the default (v1) rewrites the committed folders unchanged.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRobotOptions, runRobotExperiment, RobotUsageError, writeRobotTables, type RobotExperimentOptions } from '../../src/cli/robot-experiment.ts';
+import { parseRobotOptions, robotTables, runRobotExperiment, RobotUsageError, writeRobotTables, type RobotExperimentOptions } from '../../src/cli/robot-experiment.ts';
 import { robotRunBehaviour, type RobotRunResult } from '../../src/embodied/robot-run.ts';
 import { isRunProvenance, type WithProvenance } from '../../src/experiments/provenance.ts';
 import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner.ts';
@@ -37,6 +38,40 @@ describe('the robot experiment runner', () => {
     expect(() => parseRobotOptions(['--eval-temperature', '0', '--eval-trials', '4'], root)).toThrow(/greedy evaluation .* repeats itself/);
     expect(() => parseRobotOptions(['--eval-trials', '0'], root)).toThrow(/--eval-trials must be a positive integer/);
     expect(() => parseRobotOptions(['--report-only', '--force'], root)).toThrow(/--report-only runs nothing/);
+    expect(() => parseRobotOptions(['--plan', 'robot-table-v3'], root)).toThrow(/--plan "robot-table-v3": no such robot table plan \(the plans: robot-table, robot-table-v2\)/);
+  });
+
+  it('--plan: robot-table by default, robot-table-v2 on request, recorded in the command', () => {
+    const v1 = parseRobotOptions([], root);
+    const v2 = parseRobotOptions(['--plan', 'robot-table-v2', '--report-only'], root);
+    if (v1 === 'help' || v2 === 'help') throw new Error('unexpected help');
+    expect([v1.plan.name, v2.plan.name]).toEqual(['robot-table', 'robot-table-v2']);
+    expect(v2.command).toBe('npm run experiment -- --domain robot --plan robot-table-v2');
+  });
+
+  it('the default plan rewrites the committed robot folders byte for byte from their own commands', () => {
+    for (const folder of ['results/robot-table', 'results/robot-pilot-v2/lr1e-4', 'results/robot-pilot-v2/lr3e-4']) {
+      const committed = (name: string) => readFileSync(join(root, folder, name), 'utf8');
+      const args = (JSON.parse(committed('summary.json')) as { command: string }).command.replace(/^npm run experiment -- --domain robot /, '').split(' ');
+      const o = parseRobotOptions(args, root);
+      if (o === 'help') throw new Error('unexpected help');
+      const { runs, files } = robotTables({ ...o, out: join(root, folder) });
+      expect(runs.length, folder).toBeGreaterThan(0);
+      for (const [name, text] of Object.entries(files)) expect(text, `${folder}/${name}`).toBe(committed(name));
+    }
+  });
+
+  it('--plan robot-table-v2 decides the pilot\'s real run files by v2\'s rows and tests, and summary.json names it', () => {
+    const out = tmp();
+    cpSync(join(root, 'results/robot-pilot-v2/lr3e-4/runs'), join(out, 'runs'), { recursive: true });
+    const o = parseRobotOptions(['--presets', 'robot-sft,robot-paper-grpo-sparse', '--seeds', '101,102', '--plan', 'robot-table-v2', '--out', out, '--report-only'], root);
+    if (o === 'help') throw new Error('unexpected help');
+    expect(writeRobotTables(o)).toHaveLength(2);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { plan: string; rows: { preset: string; seeds: number[] }[]; tests: { id: string; a: string; b: string }[] };
+    expect(summary.plan).toBe('robot-table-v2');
+    expect(summary.rows.map((r) => [r.preset, r.seeds])).toEqual([['robot-sft', []], ['robot-paper-grpo-sparse', [101, 102]], ['robot-paper-wmrl', []], ['robot-paper-wmrl-anchors', []], ['robot-paper-progress-only', []]]);
+    expect(summary.tests.find((t) => t.id === 'R1')).toMatchObject({ a: 'robot-paper-grpo-sparse', b: 'robot-sft' });
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/^# Robot table v2 \(issue 46, `--plan robot-table-v2`\)\n/);
   });
 
   it('evaluates sampled (temperature 1, 4 trials) by default; greedy on request takes one trial; --normalise reaches the config', () => {

@@ -1,10 +1,14 @@
 // The robot table's decision from run files (docs/results.md, "The robot table: plan"): the pooled
 // endpoint, the primary test decided by its interval alone, family R Holm-corrected over every test it
 // names (a test without a p counts as 1), verdicts on the paper's side.
+// The second plan, robot-table-v2 (issue 46's DRAFT), is decided by the same code from its own data.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ROBOT_PRESET_IDS } from '../../../src/embodied/robot-presets.ts';
 import type { RobotRunResult } from '../../../src/embodied/robot-run.ts';
-import { ROBOT_TABLE_ROWS, ROBOT_TABLE_TESTS, decideRobotTable, robotRunMetrics, robotTableMarkdown, summariseRobotRows } from '../../../src/experiments/robot-table.ts';
+import { ROBOT_TABLE_PLANS, ROBOT_TABLE_ROWS, ROBOT_TABLE_TESTS, ROBOT_TABLE_V1, ROBOT_TABLE_V2, decideRobotTable, robotRunMetrics, robotTableMarkdown, robotTableSummary, summariseRobotRows } from '../../../src/experiments/robot-table.ts';
 
 /** A run file with what the table reads: the preset, the seed, its evaluation and its steps' training success. */
 function run(preset: string, seed: number, train: [number, number], heldoutTasks: [number, number], stepsSuccess: number[] = preset === 'robot-sft' ? [] : [0.25, 0.3]): RobotRunResult {
@@ -94,5 +98,67 @@ describe('the robot table', () => {
     const provenance = (dirty: boolean) => ({ commit: 'c'.repeat(40), dirty, gitError: null, toolkitHash: 'd'.repeat(64), startedAt: '2026-02-01T10:00:00.000Z', finishedAt: '2026-02-01T11:00:00.000Z' });
     const runs = [1, 2].map((s) => ({ ...run('robot-wmrl', s, [50, 240], [3, 60]), provenance: provenance(s === 2) }));
     expect(robotTableMarkdown(runs, 'npm run experiment -- --domain robot')).toMatch(/file\(s\) by `npm run experiment -- --domain robot`\. Plan: .*\nSource: commit ccccccc \(2 runs\)\. \*\*Warning: 1 run started from a dirty tree/);
+  });
+});
+
+describe('robot table v2 (issue 46), a plan as data', () => {
+  it("has the DRAFT's rows and tests (docs/results.md): primary WMRL - sparse GRPO, R1-R4 each trained row - SFT, R5 the anchor regimes, R6 progress - sparse", () => {
+    expect(ROBOT_TABLE_V2.rows).toEqual(['robot-sft', 'robot-paper-grpo-sparse', 'robot-paper-wmrl', 'robot-paper-wmrl-anchors', 'robot-paper-progress-only']);
+    for (const row of ROBOT_TABLE_V2.rows) expect(ROBOT_PRESET_IDS).toContain(row);
+    expect(ROBOT_TABLE_V2.tests.map((t) => [t.id, t.family, t.a, t.b])).toEqual([
+      ['primary', 'primary', 'robot-paper-wmrl', 'robot-paper-grpo-sparse'],
+      ['R1', 'R', 'robot-paper-grpo-sparse', 'robot-sft'],
+      ['R2', 'R', 'robot-paper-wmrl', 'robot-sft'],
+      ['R3', 'R', 'robot-paper-wmrl-anchors', 'robot-sft'],
+      ['R4', 'R', 'robot-paper-progress-only', 'robot-sft'],
+      ['R5', 'R', 'robot-paper-wmrl', 'robot-paper-wmrl-anchors'],
+      ['R6', 'R', 'robot-paper-progress-only', 'robot-paper-grpo-sparse'],
+    ]);
+    // beside its rows, Table 3's three figures and nothing else
+    expect(Object.fromEntries(ROBOT_TABLE_V2.rows.map((r) => [r, ROBOT_TABLE_V2.paper[r]?.success ?? null]))).toEqual({
+      'robot-sft': 37.4, 'robot-paper-grpo-sparse': 38.3, 'robot-paper-wmrl': 41.2, 'robot-paper-wmrl-anchors': null, 'robot-paper-progress-only': null,
+    });
+    // v1 is today's table
+    expect([ROBOT_TABLE_V1.rows, ROBOT_TABLE_V1.tests]).toEqual([ROBOT_TABLE_ROWS, ROBOT_TABLE_TESTS]);
+  });
+
+  it('each plan names a section of docs/results.md and a distinct name', () => {
+    const headings = readFileSync(join(import.meta.dirname, '../../../docs/results.md'), 'utf8').split('\n').filter((l) => l.startsWith('## '));
+    for (const plan of ROBOT_TABLE_PLANS) expect(headings.some((h) => h.startsWith(`## ${plan.section}`)), plan.section).toBe(true);
+    expect(new Set(ROBOT_TABLE_PLANS.map((p) => p.name)).size).toBe(ROBOT_TABLE_PLANS.length);
+  });
+
+  it("decides v2's tests from its own data: the primary by its interval alone, family R Holm over six tests", () => {
+    // five seeds: sparse GRPO about 10 points above SFT, WMRL 1 to 2 points above sparse GRPO
+    const runs = [1, 2, 3, 4, 5].flatMap((s) => [
+      run('robot-sft', s, [100, 300], [0, 1]),
+      run('robot-paper-grpo-sparse', s, [130 + (s % 2), 300], [0, 1]),
+      run('robot-paper-wmrl', s, [134 + (s % 3), 300], [0, 1]),
+    ]);
+    const decided = decideRobotTable(runs, ROBOT_TABLE_V2.tests);
+    const byId = (id: string) => decided.find((t) => t.id === id)!;
+    expect(byId('primary').comparison.seeds).toEqual([1, 2, 3, 4, 5]);
+    expect(byId('primary').comparison.interval!.low!).toBeGreaterThan(0);
+    expect(byId('primary').pHolm).toBe(byId('primary').p);
+    expect(byId('primary').verdict).toBe('holds');
+    // R1 and R2 have p; R3 to R6 count as 1: R1's adjusted p is Holm's over six, never v1's ten
+    const [r1, r2] = [byId('R1'), byId('R2')];
+    const [lo, hi] = r1.p! <= r2.p! ? [r1, r2] : [r2, r1];
+    expect(lo.pHolm).toBeCloseTo(Math.min(1, lo.p! * 6), 12);
+    expect(hi.pHolm).toBeCloseTo(Math.max(lo.pHolm!, Math.min(1, hi.p! * 5)), 12);
+    expect([r1.verdict, r2.verdict]).toEqual(['holds', 'holds']);
+    for (const id of ['R3', 'R4', 'R5', 'R6']) expect(byId(id).verdict).toBe('not run');
+    // the same runs under v1 meet none of its rows
+    expect(decideRobotTable(runs).every((t) => t.verdict === 'not run')).toBe(true);
+    // the summary and the markdown follow the plan: its rows, its title, its name in summary.json
+    const summary = robotTableSummary(runs, 'cmd', ROBOT_TABLE_V2);
+    expect([summary.plan, summary.rows.map((r) => r.preset), summary.tests.length]).toEqual(['robot-table-v2', ROBOT_TABLE_V2.rows, 7]);
+    expect(robotTableSummary(runs, 'cmd').plan).toBeUndefined();
+    const md = robotTableMarkdown(runs, 'cmd', ROBOT_TABLE_V2);
+    expect(md.split('\n')[0]).toBe('# Robot table v2 (issue 46, `--plan robot-table-v2`)');
+    expect(md).toContain('Plan: docs/results.md, "Robot table v2 (issue 46): plan".');
+    expect(md).toMatch(/^\| robot-paper-wmrl \| 5 \| .*\| 41\.2 \(Table 3\) \|/m);
+    expect(md).toMatch(/^\| robot-paper-wmrl-anchors \| 0 \| .*\| - \| - \|$/m);
+    expect(md).toMatch(/^\| R1 \| robot-paper-grpo-sparse - robot-sft \| 5 \| .*\| holds \|$/m);
   });
 });
