@@ -123,6 +123,12 @@ describe('npm run experiment -- --quick', () => {
     expect(narrowed.status).toBe(2);
     expect(narrowed.stderr).toMatch(/grpo-all-real-seed1\.json holds a run with a different configuration/);
     expect(cli(['--quick', '--eval-every', '1', '--curve-presets', 'wmrl-static']).stderr).toMatch(/--curve-presets: "wmrl-static" is not among --presets/);
+    // the runs were judged under the sandbox's work rule now, and the folder keeps it
+    for (const r of runs) expect(r.request.workRule).toBe(2);
+    const otherRule = cli(['--quick', '--eval-every', '1', '--models', models, '--out', out, '--work-rule', '1']);
+    expect(otherRule.status).toBe(2);
+    expect(otherRule.stderr).toMatch(/--work-rule 1: the runs in .* ran under rule 2; use another --out/);
+    expect(cli(['--quick', '--work-rule', '3']).stderr).toMatch(/--work-rule must be 1 or 2, got "3"/);
 
     // an interrupted invocation (the last run's file missing): the rerun runs only it, and estimates
     // its time from the runs already on disk
