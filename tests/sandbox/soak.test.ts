@@ -1,7 +1,8 @@
 // Soak: many runs with worker kills injected at random moments; every job must come back exactly
 // once with a plausible status. The budget is generous: a fresh worker's first run is slower, and the
 // spares start on the same two cores. SANDBOX_SOAK_RUNS sets the count (default 40; `npm run test:soak`
-// runs 500). The kill schedule comes from a seeded generator, so a failure can be replayed.
+// runs 500). Each job has 1 calibrated second of work (an endless loop ends `timeout` after about 0.8 s of quiet work
+// under work rule 2). The kill schedule comes from a seeded generator, so a failure can be replayed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/primitives/random.ts';
 import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness';
@@ -30,7 +31,7 @@ describe(`sandbox soak (${RUNS} runs, injected kills)`, () => {
     const kills = Array.from({ length: Math.ceil(RUNS / 8) }, () => ({ at: Math.floor(rand() * RUNS), worker: Math.floor(rand() * 2) }));
     const outcome = await s.page.evaluate(
       async ({ kinds, kills, programs, files }) => {
-        const jobs = kinds.map((k) => ({ source: programs[k < 14 ? 0 : k < 17 ? 1 : k < 19 ? 2 : 3], files, timeoutMs: 2000 }));
+        const jobs = kinds.map((k) => ({ source: programs[k < 14 ? 0 : k < 17 ? 1 : k < 19 ? 2 : 3], files, timeoutMs: 1000 }));
         const promises: Promise<{ jobId: number; status: string }>[] = [];
         for (let i = 0; i < jobs.length; i++) {
           promises.push(window.sandbox.run(jobs[i]));
