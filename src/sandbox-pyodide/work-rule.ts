@@ -34,7 +34,7 @@ export const WORK_RULES: Record<WorkRule, WorkRuleSpec> = {
     // The median, over 16 reference programs of every kind (tests/fixtures/work-reference.json,
     // written by bench/work-reference.ts: plain loops to the toolkit's models), of their count over
     // their quiet CPU seconds (263.7 M/s; three runs with the machine otherwise idle, 2-core AMD EPYC
-    // VM, Node 20). Kinds range from 0.65x (`sorted`) to 2.43x (big-int arithmetic) of it.
+    // VM, Node 20). Kinds range from 0.65x (`sorted`) to 2.43x (big-int arithmetic) of the rate below.
     unitsPerSecond: 260_000_000,
     unit: 'one loop iteration or function call of the interpreter\'s compiled code (C included), or 256 bytes copied or filled',
   },
