@@ -3,6 +3,7 @@
 // times out or writes invalid predictions (trueScore).
 
 import type { SandboxJob, SandboxResult } from '../sandbox-pyodide/protocol.ts';
+import type { WorkRule } from '../sandbox-pyodide/work-rule.ts';
 import { gradeRun, runReward } from '../sandbox-pyodide/run-grade.ts';
 import { programInputs } from '../tasks/task-builder.ts';
 import type { TaskRegistry } from '../tasks/task-registry.ts';
@@ -21,6 +22,8 @@ export interface GradedRun {
   y: number;
   value?: number;
   seconds: number;
+  /** The work rule the sandbox counted this run under (its verdict holds under that rule). */
+  workRule: WorkRule;
   error?: string;
 }
 
@@ -42,9 +45,9 @@ export async function runAndGrade(registry: TaskRegistry, programs: readonly Pro
   return results.map((r, i) => {
     const taskId = programs[i].taskId;
     const g = gradeRun(r, graders.get(taskId)!);
-    if (g.status === 'ok') return { taskId, status: 'ok', y: runReward(g), value: g.value, seconds: r.seconds };
+    if (g.status === 'ok') return { taskId, status: 'ok', y: runReward(g), value: g.value, seconds: r.seconds, workRule: r.workRule };
     // Failures keep the end of their traceback, invalid predictions the start of the grader's message.
     const error = g.status === 'invalid' ? g.message.slice(0, 300) : g.message.slice(-300);
-    return { taskId, status: g.status, y: 0, seconds: r.seconds, error };
+    return { taskId, status: g.status, y: 0, seconds: r.seconds, workRule: r.workRule, error };
   });
 }

@@ -107,14 +107,15 @@ export async function executeWithStore(
   });
   const pending = [...todo.entries()];
   const size = options.chunk ?? 32;
-  const unscored = new Map<string, GradedRun>();
+  // This call's runs are returned as they ran, whatever rule counted them (the store keeps them too).
+  const ranNow = new Map<string, GradedRun>();
   for (let s = 0; s < pending.length; s += size) {
     const chunk = pending.slice(s, s + size);
     const runs = await run(chunk.map(([, p]) => p));
-    const fresh = chunk.map(([key, p], i): StoredOutcome => ({ key, taskId: p.taskId, timeoutMs, budget: 'work', workRule: WORK_RULE, run: runs[i] }));
-    for (const o of fresh) if (o.run.status === 'unscored') unscored.set(o.key, o.run);
+    const fresh = chunk.map(([key, p], i): StoredOutcome => ({ key, taskId: p.taskId, timeoutMs, budget: 'work', workRule: runs[i].workRule, run: runs[i] }));
+    for (const o of fresh) ranNow.set(o.key, o.run);
     store.add(fresh.filter((o) => o.run.status !== 'unscored'));
     options.log?.(Math.min(s + size, pending.length), pending.length);
   }
-  return keys.map((k) => unscored.get(k) ?? store.get(k)!.run);
+  return keys.map((k) => ranNow.get(k) ?? store.get(k)!.run);
 }

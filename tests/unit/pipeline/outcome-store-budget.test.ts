@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { executeWithStore, holdsUnderWorkBudget, OutcomeStore, outcomeKey, type StoredOutcome } from '../../../src/pipeline/outcome-store.ts';
 import type { GradedRun } from '../../../src/pipeline/graded-runs.ts';
-import { LEGACY_TRUSTED_FRACTION, WORK_RULE } from '../../../src/sandbox-pyodide/work-rule.ts';
+import { LEGACY_TRUSTED_FRACTION, WORK_RULE, type WorkRule } from '../../../src/sandbox-pyodide/work-rule.ts';
 
-const run = (status: GradedRun['status'], seconds: number, y = status === 'ok' ? 0.5 : 0): GradedRun => ({ taskId: 't', status, y, seconds });
+const run = (status: GradedRun['status'], seconds: number, y = status === 'ok' ? 0.5 : 0): GradedRun => ({ taskId: 't', status, y, seconds, workRule: WORK_RULE });
 
 describe('stored outcomes under the work budget', () => {
   it('a wall-clock outcome holds only when it did not time out and finished well within the budget', () => {
@@ -55,5 +55,19 @@ describe('stored outcomes under the work budget', () => {
     expect((await executeWithStore(new OutcomeStore(path), other, 20_000, runner))[0].status).toBe('unscored');
     expect(calls).toBe(2);
     expect(readFileSync(path, 'utf8')).not.toContain('unscored');
+  });
+
+  it('stores each outcome under the rule its run was counted under, not the default', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'outcomes-')), 'outcomes.jsonl');
+    const other: WorkRule = WORK_RULE === 1 ? 2 : 1;
+    const programs = [{ taskId: 't', program: 'old-rule' }];
+    let calls = 0;
+    const runner = async () => (calls++, [{ ...run('timeout', 20), workRule: other }]);
+    await executeWithStore(new OutcomeStore(path), programs, 20_000, runner);
+    const [stored] = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as StoredOutcome);
+    expect(stored.workRule).toBe(other);
+    // A timeout under another rule does not hold under today's: the next build runs it again.
+    await executeWithStore(new OutcomeStore(path), programs, 20_000, runner);
+    expect(calls).toBe(2);
   });
 });

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildCorpus, trainingTasks } from '../../../src/pipeline/corpus.ts';
 import type { GradedRun } from '../../../src/pipeline/graded-runs.ts';
 import { executeWithStore, OutcomeStore, outcomeKey } from '../../../src/pipeline/outcome-store.ts';
+import { WORK_RULE } from '../../../src/sandbox-pyodide/work-rule.ts';
 import { programTaskKind } from '../../../src/pipeline/program-kind.ts';
 import { rocAuc, reliabilityTable } from '../../../src/pipeline/rank-metrics.ts';
 import { cardTaskType, sampleSummary } from '../../../src/pipeline/sample-summary.ts';
@@ -33,7 +34,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const ok = (y: number): GradedRun => ({ taskId: 't', status: 'ok', y, seconds: 1 });
+const ok = (y: number): GradedRun => ({ taskId: 't', status: 'ok', y, seconds: 1, workRule: WORK_RULE });
 
 describe('outcome store', () => {
   it('runs each distinct (task, program) once, resumes after an interruption, and reuses stored outcomes', async () => {
