@@ -13,7 +13,7 @@
 // --merge a.json,b.json,...: no runs; each kind's seconds become the median over earlier runs' printed
 // output (a shared machine's speed drifts over minutes: runs at different times, each with the
 // machine otherwise idle, make a steadier reference).
-// With --write, stores the set (programs, counts, seconds) in tests/fixtures/work-reference.json, which
+// With --write, stores the set (programs, counts, seconds) in src/sandbox-pyodide/work-reference.json, which
 // tests/sandbox/work-unit.test.ts checks the browser sandbox's counts against.
 // Run: npm run build && npx tsx bench/work-reference.ts [--reps 3] [--write]
 import { execSync } from 'node:child_process';
@@ -221,6 +221,6 @@ const summary = {
 };
 console.log(JSON.stringify({ ...summary, programs: summary.programs.map(({ source: _s, ...rest }) => rest) }, null, 2));
 if (WRITE) {
-  writeFileSync(`${root}/tests/fixtures/work-reference.json`, JSON.stringify(summary, null, 1) + '\n');
-  console.error('wrote tests/fixtures/work-reference.json');
+  writeFileSync(`${root}/src/sandbox-pyodide/work-reference.json`, JSON.stringify(summary, null, 1) + '\n');
+  console.error('wrote src/sandbox-pyodide/work-reference.json');
 }

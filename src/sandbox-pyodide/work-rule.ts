@@ -31,7 +31,7 @@ export const WORK_RULES: Record<WorkRule, WorkRuleSpec> = {
     unit: `${WORK_UNIT_CHECKS} loop iterations or Python function calls`,
   },
   2: {
-    // The median, over 16 reference programs of every kind (tests/fixtures/work-reference.json,
+    // The median, over 16 reference programs of every kind (work-reference.json beside this file,
     // written by bench/work-reference.ts: plain loops to the toolkit's models), of their count over
     // their quiet CPU seconds (263.7 M/s; three runs with the machine otherwise idle, 2-core AMD EPYC
     // VM, Node 20). Kinds range from 0.65x (`sorted`) to 2.43x (big-int arithmetic) of the rate below.

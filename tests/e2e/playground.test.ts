@@ -71,6 +71,8 @@ describe('Playground (#/playground)', () => {
     expect(pct).toBeLessThanOrEqual(100);
     expect(await text(page, 'result-time')).toMatch(/^[\d.]+ s/);
     expect(await text(page, 'result-work')).toMatch(/^[\d.]+ calibrated s of 60\.0 .*units; a unit is one loop iteration/);
+    // The budget note's quiet-seconds range is the reference programs' (work-reference.json), not a typed-in figure.
+    expect(await text(page, 'budget-note')).toMatch(/a calibrated second is 260 M units[\s\S]*0\.4 to 1\.5 s of work on a quiet machine depending on the program, as measured on the reference programs/);
     // The frozen world model's guess, read from the card and the code alone (wasm: SwiftShader is passed over).
     const guess = await text(page, 'result-wm-guess');
     expect(guess).toMatch(/^\d{1,3}\.\d \(× 100: .*without running it.*wasm, \d+ ms/s);

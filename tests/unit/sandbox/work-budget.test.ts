@@ -1,11 +1,10 @@
 // The work budget's arithmetic (protocol.ts): the count a budget gives, the backstop above it, and
 // the messages that name the limit. The behaviour itself is tested in the browser (tests/sandbox/budget.test.ts).
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BACKSTOP_FACTOR, backstopMsFor } from '../../../src/sandbox-pyodide/protocol';
 import { LEGACY_TRUSTED_FRACTION, MAX_RATE_OVER_CALIBRATED, WORK_RULE, WORK_RULES, workBudgetFor, workLimitMessage } from '../../../src/sandbox-pyodide/work-rule';
+import { quietSecondsPerCalibratedSecond, WORK_REFERENCE } from '../../../src/sandbox-pyodide/work-reference';
 import { countUnscored, isScored, type ExecutionStatus } from '../../../src/training/ports';
 
 describe('work budget', () => {
@@ -35,9 +34,7 @@ describe('work budget', () => {
 });
 
 describe('work rule 2 and its reference set', () => {
-  const ref = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../fixtures/work-reference.json'), 'utf8')) as {
-    programs: { kind: string; units: number; seconds: number }[];
-  };
+  const ref = WORK_REFERENCE;
   const rates = ref.programs.map((p) => p.units / p.seconds);
   const median = [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)];
 
@@ -50,6 +47,14 @@ describe('work rule 2 and its reference set', () => {
     const fastest = Math.max(...rates) / WORK_RULES[2].unitsPerSecond;
     expect(fastest).toBeLessThanOrEqual(MAX_RATE_OVER_CALIBRATED);
     expect(LEGACY_TRUSTED_FRACTION * MAX_RATE_OVER_CALIBRATED).toBeLessThanOrEqual(0.5);
+  });
+
+  it('says how long a calibrated second lasts from the reference kinds: the fastest-counted kind to the slowest', () => {
+    const { min, max } = quietSecondsPerCalibratedSecond();
+    expect(min).toBeCloseTo(WORK_RULES[2].unitsPerSecond / Math.max(...rates), 12);
+    expect(max).toBeCloseTo(WORK_RULES[2].unitsPerSecond / Math.min(...rates), 12);
+    expect(min).toBeGreaterThan(1 / 3);
+    expect(max).toBeLessThan(3);
   });
 
   it('names the unit and the calibrated seconds in its message', () => {
