@@ -9,6 +9,9 @@ import type { Tokenizer } from '../../model/tokenizer.ts';
 import { SPECIAL_TOKENS } from '../../model/tokenizer.ts';
 import { configureOrt, createWasmSession, floatData, int64Tensor, ort } from './ort-runtime.ts';
 import type { OrtRuntimeOptions } from './ort-runtime.ts';
+import { encodeWorldModelPairs, lengthSortedChunks, type ScoreResult, type WorldModelPair } from '../world-model-batches.ts';
+
+export type { ScoreResult, WorldModelPair };
 
 export type WorldModelBackend = 'webgpu' | 'wasm';
 
@@ -19,20 +22,6 @@ export interface WorldModelRunnerOptions extends OrtRuntimeOptions {
   device?: GPUDevice;
   /** Upper bound on B * H * T * T (attention weights) per forward; larger requests are chunked. */
   maxAttentionElements?: number;
-}
-
-export interface WorldModelPair {
-  card: string;
-  program: string;
-}
-
-export interface ScoreResult {
-  scores: Float32Array;
-  /** pairs longer than the context, scored on their first contextLength tokens */
-  truncated: number;
-  /** forwards run (1 unless the batch exceeded the memory bound) */
-  forwards: number;
-  ms: number;
 }
 
 /** The shapes the runner needs from the model's configuration. */
@@ -76,7 +65,7 @@ async function acquire(prefer: 'auto' | WorldModelBackend): Promise<{ device: GP
       device.destroy();
       return { device: null, why: `WebGPU adapter '${info.name}' is software emulation` };
     }
-    return { device, why: `WebGPU adapter '${info.name}'` };
+    return { device, why: `onnxruntime-web's WebGPU EP on adapter '${info.name}'` };
   } catch (e) {
     return { device: null, why: e instanceof Error ? e.message : String(e) };
   }
@@ -106,7 +95,7 @@ export class WorldModelRunner {
     const maxAttention = options.maxAttentionElements ?? 1 << 25;
     let failure = '';
     if (prefer !== 'wasm') {
-      const got = options.device ? { device: options.device, why: 'WebGPU, sharing the given device' } : await acquire(prefer);
+      const got = options.device ? { device: options.device, why: "onnxruntime-web's WebGPU EP, sharing the given device" } : await acquire(prefer);
       if (got.device) {
         try {
           const b = await webgpuBackend(bytes, got.device, options);
@@ -127,14 +116,7 @@ export class WorldModelRunner {
 
   /** Token sequences of the pairs (capped at the context length) and how many were cut. */
   encode(pairs: readonly WorldModelPair[]): { sequences: number[][]; truncated: number } {
-    let truncated = 0;
-    const sequences = pairs.map(({ card, program }) => {
-      const { tokens } = this.tokenizer.encodeSequence(card, program);
-      if (tokens.length <= this.shape.contextLength) return tokens;
-      truncated++;
-      return tokens.slice(0, this.shape.contextLength);
-    });
-    return { sequences, truncated };
+    return encodeWorldModelPairs(this.tokenizer, this.shape.contextLength, pairs);
   }
 
   async score(pairs: readonly WorldModelPair[]): Promise<ScoreResult> {
@@ -147,20 +129,13 @@ export class WorldModelRunner {
   /** Scores token sequences (each 1..contextLength tokens); sorted by length into as few forwards as memory allows. */
   async scoreSequences(sequences: readonly (readonly number[])[]): Promise<{ scores: Float32Array; forwards: number }> {
     const scores = new Float32Array(sequences.length);
-    const order = sequences.map((_, i) => i).sort((a, b) => sequences[a].length - sequences[b].length);
-    let forwards = 0;
-    let start = 0;
-    while (start < order.length) {
-      let end = start + 1;
-      // longest in [start, end) is the last one (sorted); grow while the attention tensor fits
-      while (end < order.length && (end + 1 - start) * this.shape.nHeads * sequences[order[end]].length ** 2 <= this.maxAttention) end++;
-      const chunk = order.slice(start, end);
+    // grow a forward while its attention tensor fits
+    const chunks = lengthSortedChunks(sequences, (count, longest) => count * this.shape.nHeads * longest ** 2 <= this.maxAttention);
+    for (const chunk of chunks) {
       const got = await this.forward(chunk.map((i) => sequences[i]));
       chunk.forEach((i, k) => (scores[i] = got[k]));
-      forwards++;
-      start = end;
     }
-    return { scores, forwards };
+    return { scores, forwards: chunks.length };
   }
 
   private async forward(batch: readonly (readonly number[])[]): Promise<Float32Array> {
