@@ -48,15 +48,19 @@ export interface SamplingStepCounts {
   new_tokens: [number, number];
 }
 
-/** Wraps a method of `obj` so that every call counts into `key` and its time into `ms`. */
-function counted<T extends object>(obj: T, name: keyof T & string, tally: Tally, key: keyof Tally, after?: (r: unknown, self: unknown) => unknown): void {
+/**
+ * Wraps a method of `obj` (an own property over the prototype's, so `delete` undoes it) so that every
+ * call counts into `key` and its time into `ms`; `after` sees the result, the receiver and the arguments.
+ */
+export function counted<T extends object, K extends string>(obj: T, name: keyof T & string, tally: Record<K | 'ms', number>, key: K,
+  after?: (r: unknown, self: unknown, args: unknown[]) => unknown): void {
   const f = (obj as Record<string, unknown>)[name] as (...a: unknown[]) => unknown;
   (obj as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
     tally[key]++;
     const t0 = performance.now();
     const r = f.apply(this, args);
     tally.ms += performance.now() - t0;
-    return after ? after(r, this) : r;
+    return after ? after(r, this, args) : r;
   };
 }
 

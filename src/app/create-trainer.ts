@@ -116,7 +116,7 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
   const ahead = options.runtime && runtimeServes(options.runtime, wanted, options) ? options.runtime : null;
   if (options.runtime && !ahead) await options.runtime.dispose();
   const runtime = ahead ?? (await startTrainerRuntime({ ...options, maxBatch: wanted.groupsPerStep * wanted.groupSize }));
-  const { models, policyHandle, wmHandle, pool, policyInfo, wmInfo } = runtime;
+  const { models, policyHandle, worldModel, pool, policyInfo, wmInfo } = runtime;
   const cleanup = () => void runtime.dispose();
   const registry = new TaskRegistry(fetchLoader(options.tasksBaseUrl));
   const tasks = new RegistryTasks(registry);
@@ -128,7 +128,7 @@ export async function createTrainer(config: TrainerConfig, options: CreateTraine
   const ports: TrainerPorts = trackedPorts(
     {
       policy: workerPolicyPort(policyHandle, policyInfo),
-      worldModel: wanted.scorer === 'lookup' ? new LookupWorldModel(lookupOf(models)) : new WorkerWorldModel(wmHandle, `${wmInfo.backend} (${wmInfo.reason})`),
+      worldModel: wanted.scorer === 'lookup' ? new LookupWorldModel(lookupOf(models)) : new WorkerWorldModel(worldModel, `${wmInfo.backend} (${wmInfo.reason})`),
       executor,
       tasks,
       verifier,

@@ -1,4 +1,4 @@
-// The training loop's ports in the browser: the world-model worker (or the lookup in its place), the sandbox pool with the
+// The training loop's ports in the browser: the world model in its worker (or the lookup in its place), the sandbox pool with the
 // grader on the page (hidden labels are read here and never enter a worker), and the task registry.
 // The policy port is src/workers/policy-client.ts (workerPolicyPort).
 import type { SandboxPool } from '../sandbox-pyodide/pool';
@@ -8,17 +8,18 @@ import type { GraderTask } from '../tasks/grader';
 import { programInputs } from '../tasks/task-builder';
 import type { LoadedTask, TaskRegistry } from '../tasks/task-registry';
 import type { ProgramInputs } from '../tasks/task-types';
-import type { WorldModelWorkerHandle } from '../workers/world-model-client';
+import type { WorldModelScorer } from '../workers/world-model-api';
 import { scoreWithLookup } from '../pipeline/family-type-lookup';
 import type { MeanLookup } from '../pipeline/mean-lookup';
 import type {
   ExecutionRequest, ExecutionResult, ExecutorPort, ScorePair, TaskSource, TaskView, WorldModelPort, WorldModelScoreResult,
 } from '../training/ports';
 
+/** The world model in a worker: its own, or the policy worker when it shares the policy's WebGPU device. */
 export class WorkerWorldModel implements WorldModelPort {
-  constructor(private readonly handle: WorldModelWorkerHandle, readonly backend: string) {}
+  constructor(private readonly scorer: WorldModelScorer, readonly backend: string) {}
   async score(pairs: readonly ScorePair[]): Promise<WorldModelScoreResult> {
-    const r = await this.handle.api.score(pairs.map((p) => ({ card: p.card, program: p.program })));
+    const r = await this.scorer.score(pairs.map((p) => ({ card: p.card, program: p.program })));
     return { scores: r.scores, forwards: r.forwards, busyMs: r.ms };
   }
 }

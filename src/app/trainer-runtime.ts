@@ -2,11 +2,17 @@
 // world-model workers and a booted sandbox pool. It is the slow part and does not depend on the
 // run's settings, so the Train view starts it as soon as it opens and hands it to createTrainer
 // when the user asks for a step.
+//
+// Where the world model runs follows the policy: on the WebGPU engine (and unless the world model is
+// asked for on wasm) it is loaded into the policy worker, on the policy's GPUDevice, so that a step's
+// sampling, scoring and update run on one device; otherwise, or when that fails (the reason is kept),
+// it runs in its own worker on onnxruntime-web (wasm, or the WebGPU EP on a device of its own).
+import * as Comlink from 'comlink';
 import { SandboxPool, type PoolOptions } from '../sandbox-pyodide/pool';
 import { startPolicyWorker, type PolicyWorkerHandle } from '../workers/policy-client';
 import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api';
 import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client';
-import type { WorldModelInfo } from '../workers/world-model-api';
+import type { WorldModelInfo, WorldModelLoadRequest, WorldModelScorer } from '../workers/world-model-api';
 import type { TrainerConfig } from '../training/trainer';
 import { loadCommittedModels, type ModelSources } from './models';
 import type { ProgressTracker } from './progress';
@@ -30,7 +36,8 @@ export interface RuntimeOptions {
 export interface TrainerRuntime {
   readonly models: ModelSources;
   readonly policyHandle: PolicyWorkerHandle;
-  readonly wmHandle: WorldModelWorkerHandle;
+  /** Scores a step's programs, wherever the world model runs (its worker, or the policy worker on the policy's device). */
+  readonly worldModel: WorldModelScorer;
   readonly pool: SandboxPool;
   readonly policyInfo: PolicyInfo;
   readonly wmInfo: WorldModelInfo;
@@ -49,36 +56,60 @@ export async function startTrainerRuntime(options: RuntimeOptions = {}): Promise
   const policyBackend = options.policyBackend ?? 'auto';
   const worldModelBackend = options.worldModelBackend ?? 'auto';
   const policyHandle: PolicyWorkerHandle = startPolicyWorker();
-  const wmHandle: WorldModelWorkerHandle = startWorldModelWorker();
+  let wmHandle: WorldModelWorkerHandle | null = null;
   const pool = new SandboxPool(options.pool);
   const cleanup = () => {
     policyHandle.terminate();
-    wmHandle.terminate();
+    wmHandle?.terminate();
     pool.close();
   };
+  // Workers load copies: transferred bytes would be unusable on the page afterwards.
+  const copy = <T extends ArrayBuffer | Uint8Array | string>(x: T): T => (typeof x === 'string' ? x : (x.slice(0) as T));
+  const wmRequest = (): WorldModelLoadRequest => ({
+    model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: worldModelBackend,
+  });
+  /** The world model where the policy's engine says it should run, with its scorer. */
+  const loadWorldModel = async (policy: PolicyInfo | null): Promise<{ info: WorldModelInfo; scorer: WorldModelScorer }> => {
+    let passedOver = '';
+    if (policy?.kind === 'webgpu') {
+      try {
+        const request = wmRequest();
+        const transfer = typeof request.model === 'string' ? [] : [request.model.buffer as ArrayBuffer];
+        const info = await policyHandle.api.loadWorldModel(Comlink.transfer(request, transfer));
+        return { info, scorer: { score: (pairs) => policyHandle.api.scoreWorldModel(pairs) } };
+      } catch (e) {
+        passedOver = `on the policy's WebGPU device it failed (${e instanceof Error ? e.message : String(e)}); `;
+      }
+    }
+    const handle = startWorldModelWorker();
+    wmHandle = handle;
+    const info = await handle.load(wmRequest());
+    return { info: passedOver ? { ...info, reason: passedOver + info.reason } : info, scorer: handle.api };
+  };
+  const policyLoad = track('start.policy', 'Loading the policy into its worker', () =>
+    policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: policyBackend, maxBatch }));
+  // Which engine the policy got decides where the world model goes: after the policy's load, unless
+  // the settings already say it cannot share the policy's device (then both load at once, as ever).
+  const shareable = policyBackend !== 'cpu' && worldModelBackend !== 'wasm';
+  const wmLoad = (shareable ? policyLoad : Promise.resolve(null)).then((policy) =>
+    track('start.world-model', 'Loading the world model', () => loadWorldModel(policy)));
   try {
-    // Workers load copies: transferred bytes would be unusable on the page afterwards.
-    const copy = <T extends ArrayBuffer | Uint8Array | string>(x: T): T => (typeof x === 'string' ? x : (x.slice(0) as T));
-    const [policyInfo, wmInfo] = await Promise.all([
-      track('start.policy', 'Loading the policy into its worker', () =>
-        policyHandle.load({ checkpoint: copy(models.policyCheckpoint), prefer: policyBackend, maxBatch })),
-      track('start.world-model', 'Loading the world model into its worker', () =>
-        wmHandle.load({ model: copy(models.worldModel), tokenizer: models.tokenizer, contextLength: models.contextLength, nHeads: models.nHeads, prefer: worldModelBackend })),
-      startPool(pool, progress),
-    ]);
+    const [policyInfo, wm] = await Promise.all([policyLoad, wmLoad, startPool(pool, progress)]);
     // The CPU engine builds its decoding session on the first sample (and after each update): built
     // here, as part of the start-up, a step's first program starts to appear soon after the click.
     await track('start.sampler', 'Preparing the policy\'s sampler', () =>
       policyHandle.api.sample([{ card: 'warm-up', seed: 0 }], { maxNewTokens: 1, temperature: 1, topK: 0 }));
     return {
-      models, policyHandle, wmHandle, pool, policyInfo, wmInfo, maxBatch, policyBackend, worldModelBackend,
+      models, policyHandle, worldModel: wm.scorer, pool, policyInfo, wmInfo: wm.info, maxBatch, policyBackend, worldModelBackend,
       async dispose() {
         await policyHandle.api.release().catch(() => undefined);
-        await wmHandle.api.release().catch(() => undefined);
+        await wmHandle?.api.release().catch(() => undefined);
         cleanup();
       },
     };
   } catch (e) {
+    // a load still under way would start (or hold) a worker after the clean-up
+    await Promise.allSettled([policyLoad, wmLoad]);
     cleanup();
     throw e;
   }

@@ -1,5 +1,6 @@
 // The contract between the page and the policy worker (comlink). Types only: both sides import it.
 import type { PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions, SamplingProgress } from '../training/ports';
+import type { WorldModelInfo, WorldModelLoadRequest, WorldModelPair, WorldModelScores } from './world-model-api';
 
 export type PolicyBackendChoice = 'auto' | 'cpu' | 'webgpu';
 
@@ -30,5 +31,13 @@ export interface PolicyWorkerApi {
   update(request: PolicyUpdateRequest): Promise<PolicyUpdateResult>;
   getWeights(): Promise<PolicyWeights>;
   setWeights(weights: PolicyWeights): Promise<void>;
+  /**
+   * The frozen world model on the policy's WebGPU engine and device (its `prefer` is not read); refused
+   * when the policy runs on the CPU engine, or when the model fails its self-check against the reference.
+   */
+  loadWorldModel(request: WorldModelLoadRequest): Promise<WorldModelInfo>;
+  /** Scores (card, program) pairs with the world model loaded by loadWorldModel. */
+  scoreWorldModel(pairs: WorldModelPair[]): Promise<WorldModelScores>;
+  /** Releases the policy and the world model it holds. */
   release(): Promise<void>;
 }

@@ -31,6 +31,11 @@ export interface WorldModelScores {
   ms: number;
 }
 
+/** What a training step asks of a world model wherever it runs (its worker, or the policy worker's WebGPU engine). */
+export interface WorldModelScorer {
+  score(pairs: WorldModelPair[]): Promise<WorldModelScores>;
+}
+
 export interface WorldModelApi {
   load(request: WorldModelLoadRequest): Promise<WorldModelInfo>;
   /** Scores a whole step's (card, program) pairs in one call: tokenise, pad, batched forward. */

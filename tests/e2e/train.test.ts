@@ -1,9 +1,28 @@
 // The Train view as a user meets it. Without built models it must say what is missing instead of
 // going blank; with them it runs a real step (policy worker, world-model worker, sandbox pool).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServedApp } from './browser';
+import { WorldModelRunner } from '../../src/engine/onnx/world-model-runner';
+import { Tokenizer } from '../../src/model/tokenizer';
+import type { StepRecord } from '../../src/training/trainer';
+
+/** The (card, program) pairs a run's world model scored, with its scores; programs a gate stopped were not scored. */
+function pageWorldModelScores(records: readonly StepRecord[]): { pairs: { card: string; program: string }[]; scores: number[] } {
+  const index = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/tasks/index.json'), 'utf8')) as { tasks: { id: string; card: string }[] };
+  const cards = new Map(index.tasks.map((t) => [t.id, t.card]));
+  const pairs: { card: string; program: string }[] = [];
+  const scores: number[] = [];
+  for (const g of records.flatMap((r) => r.groups)) {
+    g.programs.forEach((program, k) => {
+      if (!g.wmScores || (g.gate?.[k] ?? null) !== null) return;
+      pairs.push({ card: cards.get(g.taskId)!, program });
+      scores.push(g.wmScores[k]);
+    });
+  }
+  return { pairs, scores };
+}
 
 const artifacts = resolve(import.meta.dirname, '../../test-results');
 
@@ -146,6 +165,26 @@ describe('the Train view (#/train)', () => {
     const status = await page.locator('[data-testid=train-status]').textContent();
     expect(status).toMatch(/policy: webgpu/);
     expect(status).toMatch(/world model:\s+webgpu/);
+    // The whole step on one engine (issue 45, item 4): the world model runs on the policy's WebGPU
+    // engine and device, not on onnxruntime's WebGPU EP in a worker (and device) of its own.
+    expect(await page.locator('[data-testid=engines]').textContent()).toMatch(/World model: webgpu\s+\(the policy's WebGPU engine, on its device \(adapter '[^']+'; passed its self-check/);
+    // Its scores, as the run file records them, are onnxruntime-web's (wasm EP, the CPU path's scorer,
+    // the same ONNX file) within the tolerance tests/gpu/whole-step.test.ts justifies.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-run]')]);
+    const run = (JSON.parse(readFileSync(await download.path(), 'utf8')) as { run: { records: StepRecord[] } }).run;
+    const scored = pageWorldModelScores(run.records);
+    expect(scored.pairs.length).toBeGreaterThan(0);
+    const models = resolve(import.meta.dirname, '../../public/models');
+    const manifest = JSON.parse(readFileSync(resolve(models, 'manifest.json'), 'utf8')) as { config: { nHeads: number; contextLength: number } };
+    const runner = await WorldModelRunner.create(new Uint8Array(readFileSync(resolve(models, 'world-model.onnx'))),
+      Tokenizer.fromJSON(JSON.parse(readFileSync(resolve(models, 'tokenizer.json'), 'utf8'))), manifest.config, { prefer: 'wasm', numThreads: 1 });
+    const want = await runner.score(scored.pairs);
+    await runner.release();
+    const worst = Math.max(...scored.scores.map((s, i) => Math.abs(s - want.scores[i])));
+    const busy = run.records[0].cost.busyMs;
+    console.log(`the page's world-model scores (WebGPU engine, SwiftShader) against onnxruntime wasm: ${scored.pairs.length} programs, max |difference| ${worst.toExponential(2)}; `
+      + `step 1 busy s: sampling ${(busy.policySampling / 1000).toFixed(1)}, world model ${(busy.worldModel / 1000).toFixed(1)}, update ${(busy.policyUpdate / 1000).toFixed(1)}`);
+    expect(worst).toBeLessThan(1e-4);
     expect(errors).toEqual([]);
     await page.close();
   });
