@@ -65,7 +65,7 @@ async function acquire(prefer: 'auto' | WorldModelBackend): Promise<{ device: GP
       device.destroy();
       return { device: null, why: `WebGPU adapter '${info.name}' is software emulation` };
     }
-    return { device, why: `onnxruntime-web's WebGPU EP on adapter '${info.name}'` };
+    return { device, why: `WebGPU adapter '${info.name}' (onnxruntime-web's WebGPU EP)` };
   } catch (e) {
     return { device: null, why: e instanceof Error ? e.message : String(e) };
   }
