@@ -1,8 +1,10 @@
 // A training run as a file: what the Train view exports and loads back. The whole saved run (the
 // checkpoint with its policy weights and AdamW moments, the step records, the evaluations), so a
 // loaded run can be resumed as well as compared. JSON, with typed arrays as base64 and the numbers
-// JSON has no word for (NaN, infinities) spelled out, so what is loaded equals what was saved.
+// JSON has no word for (NaN, infinities, -0) spelled out (primitives/typed-json.ts), so what is loaded
+// equals what was saved.
 // A file that is not such a run is refused with a message saying why; nothing is changed then.
+import { TypedJsonError, typedJsonReplacer, typedJsonReviver } from '../primitives/typed-json';
 import { validateTrainerConfig } from '../training/trainer';
 import type { SavedRun } from './run-store';
 
@@ -14,31 +16,9 @@ export type RunFileContent = Omit<SavedRun, 'id' | 'savedAt'> & { label: string 
 
 export class RunFileError extends Error {}
 
-function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-function fromBase64(text: string): Uint8Array {
-  let s: string;
-  try {
-    s = atob(text);
-  } catch {
-    throw new RunFileError('a weight array is damaged (not base64)');
-  }
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-
 /** The file's text. */
 export function runFileText(run: RunFileContent): string {
-  return JSON.stringify({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, exportedAt: new Date().toISOString(), run }, (_key, value: unknown) => {
-    if (value instanceof Float32Array) return { $f32: toBase64(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)) };
-    if (typeof value === 'number' && !Number.isFinite(value)) return { $num: String(value) };
-    return value;
-  });
+  return JSON.stringify({ format: RUN_FILE_FORMAT, version: RUN_FILE_VERSION, exportedAt: new Date().toISOString(), run }, typedJsonReplacer);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,17 +27,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function parseRunFile(text: string): RunFileContent {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text, (_key, value: unknown) => {
-      if (isObject(value) && typeof value.$f32 === 'string' && Object.keys(value).length === 1) {
-        const bytes = fromBase64(value.$f32);
-        if (bytes.length % 4 !== 0) throw new RunFileError('a weight array is damaged (its length is not a whole number of floats)');
-        return new Float32Array(bytes.buffer, 0, bytes.length / 4);
-      }
-      if (isObject(value) && typeof value.$num === 'string' && Object.keys(value).length === 1) return Number(value.$num);
-      return value;
-    });
+    parsed = JSON.parse(text, typedJsonReviver);
   } catch (e) {
-    if (e instanceof RunFileError) throw e;
+    if (e instanceof TypedJsonError) throw new RunFileError(e.message);
     throw new RunFileError(`the file is not JSON (${e instanceof Error ? e.message : String(e)}): is it a run exported from this page?`);
   }
   if (!isObject(parsed) || parsed.format !== RUN_FILE_FORMAT) throw new RunFileError(`the file is JSON but not a run exported from this page (no format '${RUN_FILE_FORMAT}')`);

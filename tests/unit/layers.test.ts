@@ -9,7 +9,7 @@ const SRC = resolve(import.meta.dirname, '../../src');
 
 /** Bottom to top. A folder may import itself and any folder before it. */
 const LAYERS = [
-  'primitives', // seeded random numbers, the WebGPU device: no project imports
+  'primitives', // seeded random numbers, the WebGPU device, typed JSON: no project imports
   'model', // the reference transformer, tokenizer, checkpoints, ONNX graph builders
   'gpu', // WGSL kernels and their small dispatch API
   'engine', // the policy-engine contract and its backends: cpu/ (onnxruntime-web), webgpu/, onnx/ sessions

@@ -1,4 +1,4 @@
-// A run exported as a file and loaded back: equal to what was saved, weights and NaN included; any
+// A run exported as a file and loaded back: equal to what was saved, weights, NaN and -0 included; any
 // other file refused with a message that says why (and only with that kind of error).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,20 +18,21 @@ function run(): RunFileContent {
   };
   return {
     label: 'my run', modelsLabel: 'committed models (test)', checkpoint,
-    records: [{ step: 0, meanRealReward: null, meanReward: Number.NaN, extra: Number.POSITIVE_INFINITY } as never],
+    records: [{ step: 0, meanRealReward: null, meanReward: Number.NaN, extra: Number.POSITIVE_INFINITY, signed: -0 } as never],
     evaluation: null,
     evaluations: [],
   };
 }
 
 describe('a run file', () => {
-  it('loads back equal to what was exported: weights, AdamW moments, NaN and infinities included', () => {
+  it('loads back equal to what was exported: weights, AdamW moments, NaN, infinities and -0 included', () => {
     const r = run();
     const back = parseRunFile(runFileText(r));
     expect(back).toEqual(r);
     expect(back.checkpoint.policy.params).toBeInstanceOf(Float32Array);
     expect(Array.from(back.checkpoint.policy.optimizer!.v)).toEqual(Array.from(r.checkpoint.policy.optimizer!.v));
     expect(Number.isNaN((back.records[0] as unknown as { meanReward: number }).meanReward)).toBe(true);
+    expect(Object.is((back.records[0] as unknown as { signed: number }).signed, -0)).toBe(true);
   });
 
   it('says what is wrong with a file that is not such a run', () => {
