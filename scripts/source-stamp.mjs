@@ -22,11 +22,11 @@ function files(root, rel, out) {
   }
 }
 
-/** The sources' hash (sha256 over each input's path and bytes, in a fixed order). */
-export function sourceStamp(root) {
+/** sha256 over each file's path and bytes, in a fixed order: every file under the `inputs` (folders or files) of `root`. */
+export function filesHash(root, inputs, extra = []) {
   const list = [];
-  for (const rel of INPUTS) files(root, rel, list);
-  for (const name of readdirSync(root).sort()) if (name.endsWith('.html')) list.push(name);
+  for (const rel of inputs) files(root, rel, list);
+  list.push(...extra);
   const h = createHash('sha256');
   for (const rel of list) {
     h.update(`${rel}\0`);
@@ -34,6 +34,11 @@ export function sourceStamp(root) {
     h.update('\0');
   }
   return { sha256: h.digest('hex'), files: list.length };
+}
+
+/** The sources' hash (sha256 over each input's path and bytes, in a fixed order). */
+export function sourceStamp(root) {
+  return filesHash(root, INPUTS, readdirSync(root).sort().filter((name) => name.endsWith('.html')));
 }
 
 /** The stamp dist/ was built with, or null when it has none. */

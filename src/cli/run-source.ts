@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { filesHash } from '../../scripts/source-stamp.mjs';
 import type { RunSource } from '../experiments/provenance.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,4 +41,17 @@ export async function toolkitHash(): Promise<string> {
 /** What this checkout is, read once at the start of an experiment invocation. */
 export async function readRunSource(dir = REPO_ROOT): Promise<RunSource> {
   return { ...readGitState(dir), toolkitHash: await toolkitHash() };
+}
+
+/** What a Node runner runs: the sources, and the dependency versions and compiler settings they run with. */
+export const RUN_CODE_INPUTS = ['src', 'package.json', 'package-lock.json', 'tsconfig.json'] as const;
+
+/**
+ * sha256 of the code a runner runs (RUN_CODE_INPUTS, bytes as they are on disk, committed or not).
+ * Unlike the commit, it is the same across commits that change only docs, tests or results, and it
+ * tells two dirty trees apart: the resumable robot runner goes on with an unfinished run only when it
+ * is unchanged.
+ */
+export function runCodeHash(dir = REPO_ROOT): string {
+  return filesHash(dir, RUN_CODE_INPUTS).sha256;
 }

@@ -1,13 +1,14 @@
 // The runners' source record, read from real git checkouts made here: a clean one, one with a tracked
 // file changed (dirty; an untracked file or a change under results/ is not), a folder outside any
 // checkout and a git that is not installed (commit null, with the reason, and no failure); and the
-// provenance a runner adds to a run's result, read from this repository.
+// provenance a runner adds to a run's result, read from this repository; and the hash of the code a
+// run runs, which an edit of src/ changes and one of docs or results does not.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readGitState, readRunSource } from '../../../src/cli/run-source.ts';
+import { readGitState, readRunSource, runCodeHash } from '../../../src/cli/run-source.ts';
 import { isRunProvenance, withProvenance } from '../../../src/experiments/provenance.ts';
 import { pythonLibraryHash } from '../../../src/sandbox-pyodide/node-runner.ts';
 import { REPO_ROOT } from '../../run-cli.ts';
@@ -78,5 +79,29 @@ describe('a run with provenance', () => {
     expect(isRunProvenance(JSON.parse(JSON.stringify(p)))).toBe(true);
     expect(Date.parse(p.startedAt)).toBeGreaterThanOrEqual(before - 1);
     expect(Date.parse(p.finishedAt) - Date.parse(p.startedAt)).toBeGreaterThanOrEqual(15);
+  });
+});
+
+describe('runCodeHash', () => {
+  it('changes with the bytes of src/ and the package files, committed or not; not with docs, tests or results', () => {
+    const dir = tmp();
+    for (const [f, text] of [['src/a.ts', 'export const a = 1;\n'], ['package.json', '{}\n'], ['docs/x.md', '# x\n'], ['results/r.json', '{}\n'], ['tests/t.ts', '\n']]) {
+      mkdirSync(join(dir, f, '..'), { recursive: true });
+      writeFileSync(join(dir, f), text);
+    }
+    const first = runCodeHash(dir);
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    writeFileSync(join(dir, 'docs/x.md'), '# y\n');
+    writeFileSync(join(dir, 'results/r.json'), '{"more":1}\n');
+    writeFileSync(join(dir, 'tests/t.ts'), 'changed\n');
+    expect(runCodeHash(dir)).toBe(first);
+    writeFileSync(join(dir, 'src/a.ts'), 'export const a = 2;\n');
+    const edited = runCodeHash(dir);
+    expect(edited).not.toBe(first);
+    writeFileSync(join(dir, 'src/b.ts'), '\n');
+    expect(runCodeHash(dir)).not.toBe(edited);
+    rmSync(join(dir, 'src/b.ts'));
+    writeFileSync(join(dir, 'package.json'), '{"x":1}\n');
+    expect(runCodeHash(dir)).not.toBe(edited);
   });
 });
