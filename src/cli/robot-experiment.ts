@@ -11,7 +11,11 @@
 // decoding of this policy loops on actions that leave the scene unchanged; --eval-temperature 0 is greedy). Each run writes
 // <out>/runs/<preset>-seed<seed>.json; after every run <out>/runs.csv is rewritten from the run files
 // on disk. A run whose file exists with the same request is skipped unless --force; a failed run is
-// recorded as <preset>-seed<seed>.failed.json and retried next time; the other runs continue.
+// recorded as <preset>-seed<seed>.failed.json and retried next time; the other runs continue. While a
+// run trains, its state after every step is saved beside it (<preset>-seed<seed>.unfinished,
+// robot-unfinished-run.ts), and a run stopped mid-way (a killed process, a session's end) goes on from
+// its last step when the command starts again; its run file is then the uninterrupted run's, timings
+// and provenance aside (which lists the segments).
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -25,12 +29,13 @@ import { robotTokenBudget, type RobotTrainerConfig } from '../embodied/robot-tra
 import { LOSS_NORMALISATIONS, type LossNormalisation } from '../embodied/rollout-loss-weights.ts';
 import { DENSE_REWARD_MODES, type DenseRewardMode } from '../embodied/shaping.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
-import { formatSource, withProvenance, type RunProvenance } from '../experiments/provenance.ts';
+import { formatSource, type RunProvenance, type RunSegment, type WithProvenance } from '../experiments/provenance.ts';
 import { ROBOT_TABLE_PLANS, ROBOT_TABLE_V1, robotTableMarkdown, robotTablePlan, robotTableSummary, type RobotTablePlan } from '../experiments/robot-table.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt } from './cli-input.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
-import { readRunSource } from './run-source.ts';
+import { readUnfinishedRun, unfinishedRunPath, UNFINISHED_RUN_FORMAT, writeUnfinishedRun, type UnfinishedRobotRun } from './robot-unfinished-run.ts';
+import { readRunSource, runCodeHash } from './run-source.ts';
 
 export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options]
   --presets a,b,c        presets (default robot-sft,robot-grpo-sparse,robot-wmrl; known: ${ROBOT_PRESET_IDS.join(', ')})
@@ -49,7 +54,7 @@ export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options
   --threads N            onnxruntime threads (default 1)
   --out DIR              output folder (default results/robot-experiment)
   --plan NAME            the table its summary decides: ${ROBOT_TABLE_PLANS.map((p) => p.name).join(' | ')} (default ${ROBOT_TABLE_V1.name}; docs/results.md)
-  --force                rerun runs whose result exists
+  --force                rerun runs whose result exists, and start unfinished runs over (deletes their .unfinished file)
   --report-only          run nothing: rewrite runs.csv, summary.md and summary.json from the run files on disk
   --quick                tiny check: robot-grpo-sparse and robot-wmrl, seed 1, 2 steps, B 2, G 2, horizon 48, eval-states 1, eval-trials 1`;
 
@@ -156,6 +161,14 @@ function readModelFile(path: string, what: string): Uint8Array {
 
 export type RunOutcome = { preset: RobotPresetId; seed: number; status: 'ran' | 'skipped' | 'failed'; file: string; error?: string };
 
+/** For tests only: stop the invocation, as a kill would (no run file, no .failed.json), once this many steps are saved. */
+export interface RobotRunnerHooks {
+  stopAfterSteps?: number;
+}
+
+/** What a hook's stop throws out of runRobotExperiment. */
+export class RobotRunnerStopped extends Error {}
+
 /** The runs.csv of every requested run whose file is on disk. */
 function runsCsv(runs: readonly RobotRunResult[]): string {
   const head = 'preset,seed,steps,B,G,horizon,train_tasks_heldout_states_successes,train_tasks_heldout_states_episodes,heldout_tasks_successes,heldout_tasks_episodes,mean_training_success,wall_s';
@@ -191,8 +204,19 @@ export function writeRobotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds'
   return runs;
 }
 
-/** Runs every (preset, seed) not already on disk; `log` hears progress lines. */
-export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: string) => void = console.log): Promise<RunOutcome[]> {
+/** A finished run's side file, left by a stop between writing the run file and deleting it: deleted when it is that run's. */
+function dropLeftover(path: string, request: RobotRunRequest, codeSha256: string, log: (line: string) => void): void {
+  try {
+    readUnfinishedRun(path, request, codeSha256);
+    rmSync(path);
+    log(`  deleted ${path}: the run it continued is finished`);
+  } catch (e) {
+    log(`  ${path} is kept beside the finished run: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Runs every (preset, seed) not already on disk, an unfinished one from where it stopped; `log` hears progress lines. */
+export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: string) => void = console.log, hooks: RobotRunnerHooks = {}): Promise<RunOutcome[]> {
   const policyBytes = readModelFile(o.policy, 'the policy checkpoint');
   const progressBytes = readModelFile(o.progressModel, 'the progress model');
   const policy = readRobotPolicy(policyBytes);
@@ -202,17 +226,20 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
   mkdirSync(runsDir, { recursive: true });
   // once, before anything runs: every run of this invocation ran this checkout
   const source = await readRunSource();
+  const codeSha256 = runCodeHash();
   log(`robot experiment: source ${formatSource(source)}`);
   const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start, CPU engine (onnxruntime-web wasm, ${o.threads} thread${o.threads === 1 ? '' : 's'})`;
   const sample = robotPresetConfig('robot-wmrl', o.overrides);
   log(`robot experiment: ${o.presets.length} presets x ${o.seeds.length} seeds; B ${sample.groupsPerStep} x G ${sample.groupSize} = ${sample.groupsPerStep * sample.groupSize} rollouts a step, horizon ${sample.horizon} (at most ${robotTokenBudget(sample)} action tokens a step), ${sample.steps} steps, lr ${sample.lr}; loss normalisation ${sample.normalise ?? 'constant'}; evaluation ${o.evalTemperature === 0 ? 'greedy' : `at temperature ${o.evalTemperature}, ${o.evalTrials} rollout(s) per state`} on ${o.evalStates} held-out state(s) per task; policy ${policy.model.config.nLayers} layers d ${policy.model.config.dModel}; ${machine}`);
   const progress = await loadProgressModel(progressBytes, { prefer: 'wasm', numThreads: o.threads });
   const outcomes: RunOutcome[] = [];
+  let stepsSaved = 0;
   try {
     for (const seed of o.seeds) {
       for (const preset of o.presets) {
         const file = join(runsDir, `${preset}-seed${seed}.json`);
         const failed = join(runsDir, `${preset}-seed${seed}.failed.json`);
+        const unfinished = unfinishedRunPath(runsDir, preset, seed);
         // The SFT row never trains: only what its evaluation reads (the horizon) enters its request, so a
         // change of lr, B, G or the loss weights does not rerun it.
         const config = preset === 'robot-sft'
@@ -223,27 +250,54 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
           const old = readRunJson(file);
           if (isRobotRunResult(old) && isDeepStrictEqual(old.request, JSON.parse(JSON.stringify(request)))) {
             log(`${preset} seed ${seed}: done before, skipped (${file})`);
+            if (existsSync(unfinished)) dropLeftover(unfinished, request, codeSha256, log);
             outcomes.push({ preset, seed, status: 'skipped', file });
             continue;
           }
           log(`${preset} seed ${seed}: its file holds another request, running again`);
         }
+        if (o.force && existsSync(unfinished)) {
+          rmSync(unfinished);
+          log(`${preset} seed ${seed}: --force: deleted its unfinished run ${unfinished}; starting over`);
+        }
         const engine = CpuEngine.fromModel(policy.model, { numThreads: o.threads });
         const startedAt = new Date().toISOString();
         try {
-          const result = await withProvenance(source, () => runRobot(request, { engine, frames: policy.frames, progress: progress.score }, machine, ({ record: r }) => {
+          const before = existsSync(unfinished) ? readUnfinishedRun(unfinished, request, codeSha256) : null;
+          if (before) log(`${preset} seed ${seed}: resuming after step ${before.checkpoint.step} of ${config.steps} (${unfinished}, segment ${before.segments.length + 1})`);
+          const segment = (toStep: number, wallMs: number, endedAt: string): RunSegment => ({
+            commit: source.commit, dirty: source.dirty, startedAt, endedAt, fromStep: before?.checkpoint.step ?? 0, toStep, wallMs, machine,
+          });
+          const result = await runRobot(request, { engine, frames: policy.frames, progress: progress.score }, machine, ({ record: r }) => {
             log(`${preset} seed ${seed}: step ${r.step + 1}/${config.steps} training success ${(r.successRate * 100).toFixed(1)}%, anchors ${r.anchorGroups}, mean reward ${r.meanReward.toFixed(3)}, ${r.batch.sequences} sequences in the update, ${(r.ms.wall / 1000).toFixed(1)} s (rollouts ${(r.ms.rollouts / 1000).toFixed(1)}, progress ${(r.ms.progress / 1000).toFixed(1)}, update ${(r.ms.update / 1000).toFixed(1)})`);
-          }));
-          writeFileWhole(file, JSON.stringify(result) + '\n');
+          }, {
+            from: before ?? undefined,
+            onProgress: ({ checkpoint, steps, wallMs }) => {
+              const saved: UnfinishedRobotRun = {
+                format: UNFINISHED_RUN_FORMAT, version: 1, request, codeSha256,
+                segments: [...(before?.segments ?? []), segment(checkpoint.step, wallMs, new Date().toISOString())], checkpoint, steps,
+              };
+              writeUnfinishedRun(unfinished, saved);
+              if (++stepsSaved === hooks.stopAfterSteps) throw new RobotRunnerStopped(`stopped by a test hook after ${stepsSaved} saved step(s)`);
+            },
+          });
+          const finishedAt = new Date().toISOString();
+          const segments = [...(before?.segments ?? []), segment(config.steps, result.wallMs, finishedAt)];
+          // A resumed run's time is its segments' (each up to its last save), and its provenance lists them.
+          const provenance: RunProvenance = { ...source, startedAt: segments[0].startedAt, finishedAt, ...(segments.length > 1 ? { segments } : {}) };
+          const run: WithProvenance<RobotRunResult> = { ...result, wallMs: segments.reduce((a, x) => a + x.wallMs, 0), provenance };
+          writeFileWhole(file, JSON.stringify(run) + '\n');
+          rmSync(unfinished, { force: true });
           rmSync(failed, { force: true });
-          const e = result.evaluation;
-          log(`${preset} seed ${seed}: held-out success: training tasks ${e.trainTasksHeldoutStates.successes}/${e.trainTasksHeldoutStates.episodes}, held-out tasks ${e.heldoutTasksHeldoutStates.successes}/${e.heldoutTasksHeldoutStates.episodes} (${(result.wallMs / 1000).toFixed(0)} s)`);
+          const e = run.evaluation;
+          log(`${preset} seed ${seed}: held-out success: training tasks ${e.trainTasksHeldoutStates.successes}/${e.trainTasksHeldoutStates.episodes}, held-out tasks ${e.heldoutTasksHeldoutStates.successes}/${e.heldoutTasksHeldoutStates.episodes} (${(run.wallMs / 1000).toFixed(0)} s${segments.length > 1 ? ` in ${segments.length} segments` : ''})`);
           outcomes.push({ preset, seed, status: 'ran', file });
         } catch (err) {
+          if (err instanceof RobotRunnerStopped) throw err;
           const message = err instanceof Error ? err.stack ?? err.message : String(err);
           const provenance: RunProvenance = { ...source, startedAt, finishedAt: new Date().toISOString() };
           writeFileSync(failed, JSON.stringify({ request, error: message, provenance }, null, 2) + '\n');
-          log(`${preset} seed ${seed}: FAILED: ${err instanceof Error ? err.message : String(err)}`);
+          log(`${preset} seed ${seed}: FAILED: ${err instanceof Error ? err.message : String(err)}${existsSync(unfinished) ? ` (its unfinished run ${unfinished} is kept)` : ''}`);
           outcomes.push({ preset, seed, status: 'failed', file: failed, error: message });
         } finally {
           await engine.dispose();

@@ -19,6 +19,26 @@ export interface RunSource {
 export interface RunProvenance extends RunSource {
   startedAt: string;
   finishedAt: string;
+  /**
+   * Present only in a run that was stopped and resumed (the robot runner): one entry per invocation that
+   * ran part of it, in order. The source above is the last one's; startedAt is the first one's start.
+   */
+  segments?: RunSegment[];
+}
+
+/** One invocation's part of a resumed run. */
+export interface RunSegment {
+  commit: string | null;
+  dirty: boolean | null;
+  startedAt: string;
+  /** When its last step was saved, or, for the last segment, when the run finished. */
+  endedAt: string;
+  /** Steps done when it began and when it ended (its last save). */
+  fromStep: number;
+  toStep: number;
+  /** Its wall time up to endedAt; a step in flight when it was stopped is not counted (it is done again). */
+  wallMs: number;
+  machine: string;
 }
 
 /** A run result as the runner writes it: provenance is absent in run files that predate it. */
