@@ -29,7 +29,7 @@ import type { PolicyEngine } from '../engine/policy-engine.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { deriveSeed } from '../primitives/random.ts';
 import { updatePolicy } from '../training/policy-update.ts';
-import type { MethodStepFields } from '../training/method-step-fields.ts';
+import { methodStepFields, type MethodStepFields } from '../training/method-step-fields.ts';
 import type { PolicyWeights } from '../training/ports.ts';
 import { drawTasks, methodConfigOf, type MethodSwitches } from '../training/trainer.ts';
 import { MethodState, type MethodSnapshot } from '../wmrl/step.ts';
@@ -407,24 +407,24 @@ export class RobotTrainer {
         coefficient: result.coefficients[g][i],
       };
     });
-    const d = result.diagnostics;
     this.stepsDone++;
+    const fields = methodStepFields({ run: c.name, step, plan, method: this.method, scored: result, worldModelCalled: progress !== null, update });
     const record: RobotStepRecord = {
-      run: c.name,
-      step,
+      run: fields.run,
+      step: fields.step,
       groups,
-      anchorGroups: plan.anchors.length,
-      anchorsSoFar: this.method.anchorsSoFar,
-      groupsSoFar: this.method.groupsSoFar,
+      anchorGroups: fields.anchorGroups,
+      anchorsSoFar: fields.anchorsSoFar,
+      groupsSoFar: fields.groupsSoFar,
       progressModelCalled: progress !== null,
       successRate: episodes.filter((e) => e.success).length / episodes.length,
-      meanReward: d.meanReward,
-      meanRealReward: d.meanRealReward,
-      meanWmReward: progress ? d.meanWmReward : null,
-      fusion: { mode: d.mode, wA: d.wA, wW: d.wW, r: progress ? d.r : null, lambda: d.lambda, vA: d.vA, vW: d.vW },
-      calibration: { pairs: result.calibrationPairs, knots: result.knots },
-      zeroSpreadFraction: d.zeroSpreadFraction,
-      update,
+      meanReward: fields.meanReward,
+      meanRealReward: fields.meanRealReward,
+      meanWmReward: fields.meanWmReward,
+      fusion: fields.fusion,
+      calibration: fields.calibration,
+      zeroSpreadFraction: fields.zeroSpreadFraction,
+      update: fields.update,
       batch: { sequences: coefficients.filter((x) => x !== 0).length, rolloutSteps, normalizer },
       ms: { rollouts: tRollouts - t0, progress: tProgress - tRollouts, update: tUpdate - tProgress, wall: now() - t0 },
     };

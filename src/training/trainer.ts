@@ -33,7 +33,7 @@ import type {
   VerifierPort, WorldModelPort,
 } from './ports.ts';
 import { countUnscored, isScored } from './ports.ts';
-import type { FusionRecord, MethodStepFields } from './method-step-fields.ts';
+import { methodStepFields, type FusionRecord, type MethodStepFields } from './method-step-fields.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { rejectedMessage } from './static-checks.ts';
 import { anchorShareConflict } from './anchor-share.ts';
@@ -223,8 +223,8 @@ export interface StepRecord extends MethodStepFields {
   worldModelCalled: boolean;
   /** Calibrated world-model reward against the real score on this step's anchors (out of sample). */
   realVsWm: { pairs: number; meanAbsError: number | null; meanError: number | null };
-  /** anchorWeight: fusion 'anchor-weight' only, the weight on anchor advantages this step. */
-  fusion: FusionRecord & { weightsReused: boolean; anchorWeight?: number };
+  /** The fusion of the two advantage streams this step (the fields both loops record). */
+  fusion: FusionRecord;
   /** Bias and noise of the world-model gradient, measured on anchors (method.md 4); null without world model. */
   theory: BiasNoiseEstimate | null;
   wmZeroSpreadFraction: number;
@@ -477,25 +477,23 @@ export class Trainer {
     const cost = meter.result();
     this.cost = addCosts(this.cost, cost);
     this.stepsDone++;
+    const fields = methodStepFields({ run: c.name, step, plan, method: this.method, scored, worldModelCalled: wm !== null, update });
     return {
-      run: c.name,
-      step,
+      run: fields.run,
+      step: fields.step,
       groups,
-      anchorGroups: plan.anchors.length,
-      anchorsSoFar: this.method.anchorsSoFar,
-      groupsSoFar: this.method.groupsSoFar,
+      anchorGroups: fields.anchorGroups,
+      anchorsSoFar: fields.anchorsSoFar,
+      groupsSoFar: fields.groupsSoFar,
       worldModelCalled: wm !== null,
-      meanReward: d.meanReward,
-      meanRealReward: d.meanRealReward,
-      meanWmReward: wm ? d.meanWmReward : null,
+      meanReward: fields.meanReward,
+      meanRealReward: fields.meanRealReward,
+      meanWmReward: fields.meanWmReward,
       realVsWm: { pairs: errors.length, meanAbsError: mean(errors.map(Math.abs)), meanError: mean(errors) },
-      fusion: {
-        mode: d.mode, wA: d.wA, wW: d.wW, r: wm ? d.r : null, lambda: d.lambda, vA: d.vA, vW: d.vW, weightsReused: d.weightsReused,
-        ...(d.anchorWeight !== undefined ? { anchorWeight: d.anchorWeight } : {}),
-      },
+      fusion: fields.fusion,
       theory: wm ? scored.theory : null,
-      calibration: { pairs: scored.calibrationPairs, knots: scored.knots },
-      zeroSpreadFraction: d.zeroSpreadFraction,
+      calibration: fields.calibration,
+      zeroSpreadFraction: fields.zeroSpreadFraction,
       wmZeroSpreadFraction: d.wmZeroSpreadFraction,
       executions: ranPassing.length,
       ...(unscored > 0 ? { unscored } : {}),

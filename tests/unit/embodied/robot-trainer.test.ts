@@ -102,6 +102,10 @@ describe("the robot presets on the authors' rules", () => {
       expect(calibrationOnly!.map((v, g) => (v === null) === free.record.groups[g].anchor)).toEqual([true, true, true]);
       free.record.groups.forEach((g, k) => g.anchor || expect(calibrationOnly![k]).toEqual(g.success.map((x) => (x ? 1 : 0))));
       expect(free.record.calibration.pairs).toBe(3 * 2);
+      // The step record's method slice is the coding loop's (one builder): the anchor weight and whether the fusion reused its weights.
+      const d = (score.mock.results[0].value as ReturnType<MethodState['score']>).diagnostics;
+      expect(d.anchorWeight).toEqual(expect.any(Number));
+      expect(free.record.fusion).toMatchObject({ mode: 'anchor-weight', anchorWeight: d.anchorWeight, weightsReused: d.weightsReused });
       const onlyAnchors = await run('robot-paper-wmrl-anchors');
       expect(score.mock.calls[1][3]).toBeUndefined();
       expect(onlyAnchors.record.calibration.pairs).toBe(2);

@@ -66,7 +66,7 @@ function group(over: Partial<RobotGroupRecord>): RobotGroupRecord {
 function record(groups: RobotGroupRecord[], over: Partial<RobotStepRecord> = {}): RobotStepRecord {
   return {
     run: 'r', step: 0, groups, anchorGroups: groups.filter((g) => g.anchor).length, anchorsSoFar: 0, groupsSoFar: 0, progressModelCalled: true, successRate: 0.25, meanReward: 0, meanRealReward: null, meanWmReward: null,
-    fusion: { mode: 'ivw', wA: 0.25, wW: 0.75, r: null, lambda: 0, vA: null, vW: null }, calibration: { pairs: 4, knots: { x: [], y: [] } }, zeroSpreadFraction: 0,
+    fusion: { mode: 'ivw', wA: 0.25, wW: 0.75, r: null, lambda: 0, vA: null, vW: null, weightsReused: false }, calibration: { pairs: 4, knots: { x: [], y: [] } }, zeroSpreadFraction: 0,
     update: { loss: 0.5, gradNorm: 1, clipScale: 1, clipFraction: 0, meanKl: 0, optimizerStep: 1, busyMs: 0 }, batch: { sequences: 10, rolloutSteps: 20, normalizer: 30 }, ms: { rollouts: 0, progress: 0, update: 0, wall: 0 },
     ...over,
   };
@@ -135,7 +135,7 @@ describe('a step on the chart', () => {
     const n = methodNumbers(record([group({ anchor: true }), group({})]));
     expect(n).toMatchObject({ anchorGroups: 1, groups: 2, calibrationPairs: 4, sequences: 10 });
     expect(n.fusion).toBe('ivw: w_A 0.250, w_W 0.750');
-    expect(methodNumbers(record([], { fusion: { mode: 'none', wA: 0.5, wW: 0.5, r: null, lambda: 0, vA: null, vW: null } })).fusion).toMatch(/^none/);
+    expect(methodNumbers(record([], { fusion: { mode: 'none', wA: 0.5, wW: 0.5, r: null, lambda: 0, vA: null, vW: null, weightsReused: false } })).fusion).toMatch(/^none/);
   });
 });
 
