@@ -1,8 +1,9 @@
 // The robot RL step end to end with a small random policy (the project's transformer on the CPU
 // engine) and the committed progress model (ONNX, wasm): the step feeds the coding domain's
 // MethodState unchanged, y reaches it on the anchor group only, every step of a rollout carries its
-// rollout's coefficient into the update, the update changes the policy, and a run is a pure function
-// of its request.
+// rollout's coefficient into the update (identical steps merged into one row with the sum of their
+// weights, whose gradient is the unmerged batch's on a real step of the CLI's policy), the update
+// changes the policy, and a run is a pure function of its request.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +11,7 @@ import { EgocentricFrameTokens } from '../../../src/embodied/egocentric-frame-to
 import { FrameTokenizer, actionOfToken } from '../../../src/embodied/frame-tokens.ts';
 import { behaviourCloningExamples } from '../../../src/embodied/policy-data.ts';
 import { initialScene } from '../../../src/embodied/layout.ts';
+import { readRobotPolicy } from '../../../src/embodied/policy-checkpoint.ts';
 import { modelPolicy, policyPrompt } from '../../../src/embodied/policy-model.ts';
 import { evaluateRobotPolicy } from '../../../src/embodied/robot-evaluation.ts';
 import { loadProgressModel, type ProgressScorer } from '../../../src/embodied/progress-scorer.ts';
@@ -22,7 +24,7 @@ import { CpuEngine } from '../../../src/engine/cpu/cpu-engine.ts';
 import type { Objective } from '../../../src/engine/policy-engine.ts';
 import { namedConfig } from '../../../src/model/config.ts';
 import { createModel, type Model } from '../../../src/model/init.ts';
-import type { SequenceBatch } from '../../../src/model/sequence-batch.ts';
+import { makeSequenceBatch, type SequenceBatch } from '../../../src/model/sequence-batch.ts';
 import { mulberry32 } from '../../../src/primitives/random.ts';
 import { presetById } from '../../../src/training/presets.ts';
 import { methodConfigOf } from '../../../src/training/trainer.ts';
@@ -161,9 +163,18 @@ describe('the robot RL step', () => {
           expect(Array.from(objective.weights)).toEqual([0]);
         } else {
           nonZeroSteps++;
-          expect(batch.B).toBe(expected.length);
-          expect(Array.from(objective.weights)).toEqual(expected.map((e) => e.c));
-          expected.forEach((e, b) => expect(Array.from(batch.tokens.slice(b * batch.T, b * batch.T + e.tokens.length))).toEqual(e.tokens));
+          // identical sequences are one row with the sum of their weights, rows in order of first occurrence
+          const rows = new Map<string, { tokens: number[]; c: number }>();
+          for (const e of expected) {
+            const row = rows.get(e.tokens.join(','));
+            if (row) row.c += e.c;
+            else rows.set(e.tokens.join(','), { tokens: e.tokens, c: e.c });
+          }
+          const want = [...rows.values()];
+          expect(batch.B).toBe(want.length);
+          expect(Array.from(objective.weights)).toEqual(want.map((e) => e.c));
+          want.forEach((e, b) => expect(Array.from(batch.tokens.slice(b * batch.T, b * batch.T + e.tokens.length))).toEqual(e.tokens));
+          expect(record.batch.distinct).toBe(want.length);
         }
         expect(objective.normalizer).toBe(normalise === 'per-rollout' ? config.groupsPerStep * config.groupSize : robotTokenBudget(config));
         expect(record.batch.normalizer).toBe(objective.normalizer);
@@ -238,6 +249,52 @@ describe('the robot RL step', () => {
     expect(await once(1)).toEqual(a);
     expect(await once(2)).not.toEqual(a);
   }, 240_000);
+});
+
+describe('the merged update (identical sequences as one row)', () => {
+  it("gives the gradient of the unmerged batch on a real step of the CLI's policy and preset, with fewer rows", async () => {
+    // The CLI's 52,000-step policy and preset at seed 11, small: 2 states x 4 rollouts, 16 actions.
+    const policy = readRobotPolicy(readFileSync(join(root, 'results/robot-bc/policy-other-instructions-52000-steps.ckpt')));
+    const engine = CpuEngine.fromModel(policy.model, { numThreads: 1 });
+    const reference = CpuEngine.fromModel(policy.model, { numThreads: 1 }); // the weights before the update
+    const update = vi.spyOn(engine, 'update');
+    try {
+      const config = robotPresetConfig('robot-paper-wmrl', { seed: 11, steps: 1, groupsPerStep: 2, groupSize: 4, horizon: 16 });
+      const { record, rollouts } = await new RobotTrainer(config, { engine, frames: policy.frames, progress: progress.score }).step();
+      const [merged, objective] = update.mock.calls[0] as unknown as [SequenceBatch, Extract<Objective, { kind: 'rl' }>];
+      // what makes the merge exact: one epoch (one update call), no ratio clipping, no KL penalty
+      expect(update).toHaveBeenCalledTimes(1);
+      expect([objective.clip, objective.kl]).toEqual([undefined, undefined]);
+      // the batch without the merge, rebuilt from the rollouts: every step of every rollout with a weight
+      const unmerged = rollouts.filter((r) => r.coefficient !== 0).flatMap((r) => r.tokens.map((tok, t) => {
+        const prompt = policyPrompt(policy.frames, TRAIN_TASKS.find((x) => x.id === r.taskId)!, r.states[t]);
+        return { tokens: [...prompt, tok], programStart: prompt.length, c: r.coefficient / r.tokens.length };
+      }));
+      expect(record.batch.sequences).toBe(unmerged.length);
+      expect(merged.B).toBe(record.batch.distinct);
+      expect(unmerged.length - merged.B).toBeGreaterThan(0); // the case has duplicates (measured: 64 sequences, 31 rows)
+      const full = await reference.gradients(makeSequenceBatch(unmerged), { kind: 'rl', weights: unmerged.map((e) => e.c), normalizer: objective.normalizer });
+      const one = await reference.gradients(merged, objective);
+      // Float32 sums over about a hundred rows in another order: the gradient of the unmerged batch
+      // reversed differs from it by about 1e-6 (relative, L2), as the merged one does (measured 0.9e-6
+      // and 1.0e-6), so 1e-5 leaves a factor 10. The gradient, not the weights after the update: Adam's
+      // first step moves every weight by about lr times the sign of its gradient, so a component near 0
+      // flips with rounding noise.
+      let diff = 0;
+      let norm = 0;
+      for (let i = 0; i < full.grads.length; i++) {
+        diff += (one.grads[i] - full.grads[i]) ** 2;
+        norm += full.grads[i] ** 2;
+      }
+      expect(norm).toBeGreaterThan(0);
+      expect(Math.sqrt(diff / norm)).toBeLessThan(1e-5);
+      expect(Math.abs(one.loss - full.loss)).toBeLessThan(1e-6 * Math.abs(full.loss));
+    } finally {
+      update.mockRestore();
+      await engine.dispose();
+      await reference.dispose();
+    }
+  }, 120_000);
 });
 
 describe('held-out evaluation', () => {
