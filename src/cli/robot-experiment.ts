@@ -269,7 +269,7 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
             commit: source.commit, dirty: source.dirty, startedAt, endedAt, fromStep: before?.checkpoint.step ?? 0, toStep, wallMs, machine,
           });
           const result = await runRobot(request, { engine, frames: policy.frames, progress: progress.score }, machine, ({ record: r }) => {
-            log(`${preset} seed ${seed}: step ${r.step + 1}/${config.steps} training success ${(r.successRate * 100).toFixed(1)}%, anchors ${r.anchorGroups}, mean reward ${r.meanReward.toFixed(3)}, ${r.batch.sequences} sequences in the update, ${(r.ms.wall / 1000).toFixed(1)} s (rollouts ${(r.ms.rollouts / 1000).toFixed(1)}, progress ${(r.ms.progress / 1000).toFixed(1)}, update ${(r.ms.update / 1000).toFixed(1)})`);
+            log(`${preset} seed ${seed}: step ${r.step + 1}/${config.steps} training success ${(r.successRate * 100).toFixed(1)}%, anchors ${r.anchorGroups}, mean reward ${r.meanReward.toFixed(3)}, ${r.batch.sequences} sequences in the update (${r.batch.distinct} distinct), ${(r.ms.wall / 1000).toFixed(1)} s (rollouts ${(r.ms.rollouts / 1000).toFixed(1)}, progress ${(r.ms.progress / 1000).toFixed(1)}, update ${(r.ms.update / 1000).toFixed(1)})`);
           }, {
             from: before ?? undefined,
             onProgress: ({ checkpoint, steps, wallMs }) => {
