@@ -10,6 +10,8 @@
 //
 // The choice is where reward hacking enters, so it is a setting, not a constant.
 
+import { meanOf } from '../primitives/mean.ts';
+
 export type DenseRewardMode = 'delta' | 'final' | 'max';
 export const DENSE_REWARD_MODES: readonly DenseRewardMode[] = ['delta', 'final', 'max'];
 
@@ -27,8 +29,6 @@ export function frameIndices(observations: number, count = PROGRESS_FRAMES): num
   if (!Number.isInteger(count) || count < 2) throw new RangeError(`score at least 2 frames, got ${count}`);
   return Array.from({ length: count }, (_, i) => Math.floor((i * (observations - 1)) / (count - 1)));
 }
-
-const meanOf = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** One rollout's dense reward from its frames' progress scores (each in [0, 1], in time order). */
 export function denseReward(progress: readonly number[], mode: DenseRewardMode = 'delta'): number {

@@ -8,6 +8,7 @@ import { anchorUpdateShare } from '../training/update-share.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { pairwiseAccuracy } from '../pipeline/rank-metrics.ts';
 import { SFT_PRESET, type RunResult, type TrimmedStepRecord } from './run-result.ts';
+import { meanOf } from '../primitives/mean.ts';
 
 export type MetricKey =
   | 'heldOut'
@@ -97,8 +98,6 @@ export const METRICS: readonly MetricSpec[] = [
   // The host's 1-minute load average during the run, per core: near 1 means another job shared the cores.
   { key: 'hostLoad', label: 'host load per core (mean over run)', digits: 2, training: false },
 ];
-
-const meanOf = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Mean raw world-model score s over a step's programs; undefined when the world model was not called. */
 function meanWmScore(step: TrimmedStepRecord): number | undefined {

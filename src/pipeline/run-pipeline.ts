@@ -36,6 +36,7 @@ import type { WmExample } from './wm-data.ts';
 import { referenceExamples, worldModelTasks } from './wm-data.ts';
 import type { WmTrainOptions, WmValidation } from './world-model.ts';
 import { chooseHeldOutTasks, predictWithExport, trainWorldModel, validateLeaveTasksOut } from './world-model.ts';
+import { meanOf } from '../primitives/mean.ts';
 
 export const STAGES = ['corpus', 'tokenizer', 'sft', 'samples', 'wm-data', 'wm', 'export'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -184,10 +185,6 @@ function uniquePrograms<T extends { taskId: string; program: string }>(rs: reado
     seen.add(k);
     return true;
   });
-}
-
-function meanOf(xs: readonly number[]): number {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
 }
 
 const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => Promise<void>> = {

@@ -4,6 +4,7 @@
 import type { TaskType } from '../tasks/task-types.ts';
 import type { GradedRun } from './graded-runs.ts';
 import { programTaskKind } from './program-kind.ts';
+import { meanOf } from '../primitives/mean.ts';
 
 export interface SummarisedSample {
   taskId: string;
@@ -11,10 +12,6 @@ export interface SummarisedSample {
   program: string;
   stopped: boolean;
   run?: GradedRun;
-}
-
-function meanOf(xs: readonly number[]): number {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
 }
 
 /** The task type a card states (its first sentence). */

@@ -10,6 +10,7 @@ import { deriveSeed } from '../primitives/random.ts';
 import { realReward } from './execution-rung.ts';
 import { isScored } from './ports.ts';
 import type { ExecutionResult, ExecutionStatus, ExecutorPort, MedalName, PolicyPort, SamplingOptions, TaskView } from './ports.ts';
+import { meanOf } from '../primitives/mean.ts';
 
 export interface EvaluationOptions {
   /** Programs per task (k of avg@k; 8 in the paper). */
@@ -112,10 +113,6 @@ export async function evaluatePolicy(policy: PolicyPort, executor: ExecutorPort,
     ...(unscored > 0 ? { unscored } : {}),
     cost: meter.result(),
   };
-}
-
-function meanOf(values: readonly number[]): number {
-  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
 function ladderOf(runs: readonly ExecutionResult[]): { ladder: number[]; ladderAvg: number } {

@@ -38,6 +38,7 @@ import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { rejectedMessage } from './static-checks.ts';
 import { anchorShareConflict } from './anchor-share.ts';
 import { AnchorSchedule } from '../wmrl/anchors.ts';
+import { meanOrNull as mean } from '../primitives/mean.ts';
 
 export interface TrainerConfig {
   /** A label for the run (preset name). */
@@ -263,9 +264,6 @@ export interface TrainerCheckpoint {
   cost: CostSheet;
 }
 
-function mean(values: readonly number[]): number | null {
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
-}
 
 const now = (): number => performance.now();
 

@@ -31,6 +31,7 @@ import { fuseStreams, initialFusionState, type FusionConfig, type FusionDiagnost
 import { OnlineCalibrator, type AnchorCalibrator, type Calibrator, type OnlineCalibratorState } from './isotonic.ts';
 import { trainingRewards, worldModelRewards } from './rewards.ts';
 import { BiasNoiseTracker, type BiasNoiseEstimate, type BiasNoiseTrackerState } from './theory.ts';
+import { meanOrNull } from '../primitives/mean.ts';
 
 export interface MethodConfig {
   /** Fraction of groups executed for real (0.10 by default in the paper; 1 = all-real GRPO). */
@@ -267,14 +268,9 @@ export interface StepResult {
   diagnostics: StepDiagnostics;
 }
 
+/** Mean over every value of every group (summed in order), null when there is none. */
 function mean(groups: readonly (readonly number[])[]): number | null {
-  let sum = 0;
-  let n = 0;
-  for (const g of groups) for (const v of g) {
-    sum += v;
-    n++;
-  }
-  return n === 0 ? null : sum / n;
+  return meanOrNull(groups.flat());
 }
 
 /** The (s, y) pairs of a step's anchor groups, leaving out programs whose reward was known before either stream. */

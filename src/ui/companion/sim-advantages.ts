@@ -2,8 +2,6 @@
 
 import { groupAdvantages, type AdvantageMode } from '../../wmrl/advantages.ts';
 
-export const ADVANTAGE_MODES: readonly AdvantageMode[] = ['mean', 'std', 'std-population', 'rloo'];
-
 export function advantagesByMode(rewards: readonly number[]): Record<AdvantageMode, number[]> {
   return {
     mean: groupAdvantages(rewards, 'mean'),

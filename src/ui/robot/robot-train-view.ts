@@ -2,8 +2,7 @@
 // the step's rollouts, the mean dense reward s and (with debiasing) the mean calibrated reward g(s);
 // the method's numbers of a step; and the step's rollouts grouped by initial state.
 import type { RobotRollout, RobotStepRecord } from '../../embodied/robot-trainer';
-
-const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+import { meanOrNull as mean } from '../../primitives/mean';
 
 export interface RobotStepPoint {
   /** 1 for the run's first step (records count from 0). */
