@@ -260,8 +260,6 @@ export interface StepResult {
   wmAdvantages: number[][];
   /** Per-sequence loss coefficients: L = -sum_i coefficients[g][i] * sum_tokens logp / Z. */
   coefficients: number[][];
-  /** This step's (s, y) anchor pairs, for the calibrator. */
-  anchorPairs: { s: number[]; y: number[] };
   /** Anchor groups' world-model and real advantages, paired, for the bias/noise tracker. */
   anchorAdvantages: { wm: number[][]; real: number[][] };
   fusionState: FusionState;
@@ -317,7 +315,6 @@ export function scoreStep(input: StepInput): StepResult {
     config.fusion,
   );
 
-  const pairs = anchorPairsOf(s, y, input.known);
   const anchorWm: number[][] = [];
   const anchorReal: number[][] = [];
   const realRewards: number[][] = [];
@@ -339,7 +336,6 @@ export function scoreStep(input: StepInput): StepResult {
     advantages,
     wmAdvantages,
     coefficients: fused.coefficients,
-    anchorPairs: pairs,
     anchorAdvantages: { wm: anchorWm, real: anchorReal },
     fusionState: fused.state,
     diagnostics: {

@@ -8,7 +8,7 @@ import { progressLabeller } from '../../../src/embodied/progress-label.ts';
 import { demonstrate } from '../../../src/embodied/rollout.ts';
 import { scoreEpisode, type ScoredRollout } from '../../../src/embodied/scored-rollout.ts';
 import { TRAIN_TASKS } from '../../../src/embodied/tasks.ts';
-import { MethodState, type MethodConfig } from '../../../src/wmrl/step.ts';
+import { anchorPairsOf, MethodState, type MethodConfig } from '../../../src/wmrl/step.ts';
 
 const B = 8;
 const N = 4;
@@ -57,7 +57,7 @@ describe('robot rollouts through the method core', () => {
       const a = plan.anchors[0];
       expect(result.rewards[a]).toEqual(y[a]);
       expect(result.coefficients.flat().every(Number.isFinite)).toBe(true);
-      expect(result.anchorPairs.s).toEqual(s[a]);
+      expect(anchorPairsOf(s, y).s).toEqual(s[a]);
     }
     expect(method.anchorsSoFar).toBe(6);
     expect(out[5].result.calibrationPairs).toBe(6 * N);

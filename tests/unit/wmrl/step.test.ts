@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { groupAdvantages } from '../../../src/wmrl/advantages.ts';
 import { initialFusionState, type FusionMode } from '../../../src/wmrl/fusion.ts';
 import { fitIsotonic, identityCalibrator } from '../../../src/wmrl/isotonic.ts';
-import { scoreStep, type StepConfig } from '../../../src/wmrl/step.ts';
+import { anchorPairsOf, scoreStep, type StepConfig } from '../../../src/wmrl/step.ts';
 
 const cfg = (over: Partial<StepConfig> = {}): StepConfig => ({ advantageMode: 'mean', debias: true, fusion: { mode: 'ivw' }, ...over });
 // g doubles scores below 0.5 (a simple monotone calibrator with knots (0,0), (0.5,1)).
@@ -41,7 +41,7 @@ describe('scoreStep', () => {
             if (m) expect(out.wmRewards[k][i]).toBe(0);
           }));
           const pairs = groups.flatMap((g) => (g.y ? g.s.map((sv, i) => ({ sv, yv: g.y![i], m: g.mask[i] })).filter((p) => !p.m) : []));
-          expect(out.anchorPairs).toEqual({ s: pairs.map((p) => p.sv), y: pairs.map((p) => p.yv) });
+          expect(anchorPairsOf(input.s, input.y, known)).toEqual({ s: pairs.map((p) => p.sv), y: pairs.map((p) => p.yv) });
           // nothing known: the same as no known at all
           const none = scoreStep({ ...input, known: groups.map((g) => g.s.map(() => null)) });
           expect(none.coefficients).toEqual(scoreStep(input).coefficients);
@@ -52,7 +52,7 @@ describe('scoreStep', () => {
 
   it('returns anchor pairs and paired anchor advantages for the calibrator and the tracker', () => {
     const out = scoreStep({ s, y, calibrator: doubling, fusionState: initialFusionState(), config: cfg() });
-    expect(out.anchorPairs).toEqual({ s: [0.1, 0.3], y: [0.9, 0.1] });
+    expect(anchorPairsOf(s, y)).toEqual({ s: [0.1, 0.3], y: [0.9, 0.1] });
     expect(out.anchorAdvantages.real).toEqual([groupAdvantages([0.9, 0.1], 'mean')]);
     expect(out.anchorAdvantages.wm[0][0]).toBeCloseTo(-0.2, 12);
     expect(out.diagnostics.anchorGroups).toBe(1);
@@ -88,7 +88,7 @@ describe('scoreStep', () => {
   it('without anchors, debiasing and fusion it is world-model-only GRPO on raw scores', () => {
     const out = scoreStep({ s, y: [null, null, null], calibrator: doubling, fusionState: initialFusionState(), config: cfg({ debias: false, fusion: { mode: 'none' }, advantageMode: 'rloo' }) });
     out.coefficients.forEach((row, k) => expect(row).toEqual(groupAdvantages(s[k], 'rloo')));
-    expect(out.anchorPairs).toEqual({ s: [], y: [] });
+    expect(anchorPairsOf(s, [null, null, null])).toEqual({ s: [], y: [] });
     expect(out.diagnostics.meanRealReward).toBeNull();
   });
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { gradedAdvantages, groupAdvantages } from '../../../src/wmrl/advantages.ts';
-import { MethodState } from '../../../src/wmrl/step.ts';
+import { anchorPairsOf, MethodState } from '../../../src/wmrl/step.ts';
 
 describe('ungraded programs', () => {
   it('compare the graded ones among themselves and give the ungraded advantage 0 (property)', () => {
@@ -34,7 +34,7 @@ describe('ungraded programs', () => {
       const k = plan.anchors[0];
       expect(r.coefficients[k][1]).toBe(0);
       expect(r.advantages[k][1]).toBe(0);
-      expect(r.anchorPairs.s).toEqual([0.1, 0.9, 0.3].map((v, i) => [s[k][0], s[k][2], s[k][3]][i]));
+      expect(anchorPairsOf(s, y).s).toEqual([0.1, 0.9, 0.3].map((v, i) => [s[k][0], s[k][2], s[k][3]][i]));
       expect(r.calibrationPairs).toBe(3);
       // the graded three are compared among themselves: mean of 0.2, 0.8, 0.4
       expect(r.advantages[k][0]).toBeCloseTo(0.2 - 1.4 / 3, 12);
