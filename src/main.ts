@@ -1,5 +1,5 @@
 import { mount } from 'svelte';
-import { ensureCrossOriginIsolated } from './app/cross-origin-isolation';
+import { ensureCrossOriginIsolated } from './app/cross-origin-isolation.ts';
 import App from './ui/App.svelte';
 import './ui/global.css';
 

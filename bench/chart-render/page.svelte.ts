@@ -5,8 +5,8 @@
 // next painted frame (two animation frames; quantised to the display's frame interval).
 import { flushSync, mount, unmount } from 'svelte';
 import type { XYSeries } from '../../src/ui/charts/XYChart.svelte';
-import { PALETTE } from '../../src/ui/charts/palette';
-import { mulberry32 } from '../../src/primitives/random';
+import { PALETTE } from '../../src/ui/charts/palette.ts';
+import { mulberry32 } from '../../src/primitives/random.ts';
 import Charts from './Charts.svelte';
 
 type Kind = XYSeries['kind'];

@@ -2,21 +2,21 @@
 // workers and a booted sandbox pool, started ahead or here), wires it into the ports, and drives the
 // loop with start / stop / resume, a callback per StepRecord, checkpoints (plain data, ready for
 // IndexedDB) and held-out evaluation. Everything runs on the page except the three kinds of workers.
-import type { PoolStats } from '../sandbox-pyodide/pool';
-import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
-import { workerPolicyPort } from '../workers/policy-client';
-import type { PolicyInfo } from '../workers/policy-api';
-import type { WorldModelInfo } from '../workers/world-model-api';
-import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate';
-import type { SamplingProgress } from '../training/ports';
-import { Trainer, compileGateVerdict, validateTrainerConfig, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer';
-import { LookupWorldModel, RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser';
-import type { ModelSources } from './models';
-import { LOOKUP_FILE, parseFamilyTypeLookup } from '../pipeline/family-type-lookup';
-import type { MeanLookup } from '../pipeline/mean-lookup';
-import { trackedPorts } from './progress-ports';
-import { PoolStaticVerifier } from './static-verifier';
-import { runtimeServes, startTrainerRuntime, type RuntimeOptions, type TrainerRuntime } from './trainer-runtime';
+import type { PoolStats } from '../sandbox-pyodide/pool.ts';
+import { fetchLoader, TaskRegistry } from '../tasks/task-registry.ts';
+import { workerPolicyPort } from '../workers/policy-client.ts';
+import type { PolicyInfo } from '../workers/policy-api.ts';
+import type { WorldModelInfo } from '../workers/world-model-api.ts';
+import { DEFAULT_EVAL_K, evaluatePolicy, type EvaluationResult } from '../training/evaluate.ts';
+import type { SamplingProgress } from '../training/ports.ts';
+import { Trainer, compileGateVerdict, validateTrainerConfig, type StepRecord, type TrainerCheckpoint, type TrainerConfig, type TrainerPorts } from '../training/trainer.ts';
+import { LookupWorldModel, RegistryTasks, SandboxExecutor, WorkerWorldModel } from './ports-browser.ts';
+import type { ModelSources } from './models.ts';
+import { LOOKUP_FILE, parseFamilyTypeLookup } from '../pipeline/family-type-lookup.ts';
+import type { MeanLookup } from '../pipeline/mean-lookup.ts';
+import { trackedPorts } from './progress-ports.ts';
+import { PoolStaticVerifier } from './static-verifier.ts';
+import { runtimeServes, startTrainerRuntime, type RuntimeOptions, type TrainerRuntime } from './trainer-runtime.ts';
 
 export interface CreateTrainerOptions extends Omit<RuntimeOptions, 'maxBatch'> {
   /** Per-program execution budget, ms. */

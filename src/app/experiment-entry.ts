@@ -4,11 +4,11 @@
 // only; 'train' runs train for config.steps, then evaluate on the held-out tasks with the same
 // sampling seeds. Progress goes to window.experimentProgress when the driver exposes it.
 import { appUrl } from '../primitives/app-root.ts';
-import type { StepRecord } from '../training/trainer';
-import { FOLDER_MODELS_PATH, ruleOfRequest, trimRecord, type CurvePoint, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result';
-import { createTrainer, type TrainerSession } from './create-trainer';
-import { loadCommittedModels, type ModelSources } from './models';
-import { tinyRandomModels } from './tiny-models';
+import type { StepRecord } from '../training/trainer.ts';
+import { FOLDER_MODELS_PATH, ruleOfRequest, trimRecord, type CurvePoint, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result.ts';
+import { createTrainer, type TrainerSession } from './create-trainer.ts';
+import { loadCommittedModels, type ModelSources } from './models.ts';
+import { tinyRandomModels } from './tiny-models.ts';
 
 /** Seed of the tiny random model ('tiny' runs check plumbing: its programs do not run). */
 const TINY_MODEL_SEED = 5;

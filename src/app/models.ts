@@ -3,9 +3,9 @@
 // against the manifest (size, sha256) and hands the checked bytes to the workers, so a truncated or
 // replaced file is refused here with its name instead of failing, or training, further on.
 import { appUrl } from '../primitives/app-root.ts';
-import type { TokenizerJSON } from '../model/tokenizer';
-import { parseLadderReading, READING_FILE, type LadderReading } from '../pipeline/ladder-reading';
-import { LOOKUP_FILE } from '../pipeline/family-type-lookup';
+import type { TokenizerJSON } from '../model/tokenizer.ts';
+import { parseLadderReading, READING_FILE, type LadderReading } from '../pipeline/ladder-reading.ts';
+import { LOOKUP_FILE } from '../pipeline/family-type-lookup.ts';
 import {
   ModelIntegrityError,
   MODEL_REMEDY,
@@ -15,9 +15,9 @@ import {
   subtleSha256Hex,
   verifyModelFile,
   type ModelsManifest,
-} from '../model/model-integrity';
+} from '../model/model-integrity.ts';
 
-export type { ModelsManifest as AppModelsManifest, ModelsManifestFile } from '../model/model-integrity';
+export type { ModelsManifest as AppModelsManifest, ModelsManifestFile } from '../model/model-integrity.ts';
 
 /** What the trainer needs to start the policy and the world model. */
 export interface ModelSources {

@@ -1,19 +1,19 @@
 // The training loop's ports in the browser: the world model in its worker (or the lookup in its place), the sandbox pool with the
 // grader on the page (hidden labels are read here and never enter a worker), and the task registry.
 // The policy port is src/workers/policy-client.ts (workerPolicyPort).
-import type { SandboxPool } from '../sandbox-pyodide/pool';
-import type { SandboxResult } from '../sandbox-pyodide/protocol';
-import { gradeRun, runReward } from '../sandbox-pyodide/run-grade';
-import type { GraderTask } from '../tasks/grader';
-import { programInputs } from '../tasks/task-builder';
-import type { LoadedTask, TaskRegistry } from '../tasks/task-registry';
-import type { ProgramInputs } from '../tasks/task-types';
-import type { WorldModelScorer } from '../workers/world-model-api';
-import { scoreWithLookup } from '../pipeline/family-type-lookup';
-import type { MeanLookup } from '../pipeline/mean-lookup';
+import type { SandboxPool } from '../sandbox-pyodide/pool.ts';
+import type { SandboxResult } from '../sandbox-pyodide/protocol.ts';
+import { gradeRun, runReward } from '../sandbox-pyodide/run-grade.ts';
+import type { GraderTask } from '../tasks/grader.ts';
+import { programInputs } from '../tasks/task-builder.ts';
+import type { LoadedTask, TaskRegistry } from '../tasks/task-registry.ts';
+import type { ProgramInputs } from '../tasks/task-types.ts';
+import type { WorldModelScorer } from '../workers/world-model-api.ts';
+import { scoreWithLookup } from '../pipeline/family-type-lookup.ts';
+import type { MeanLookup } from '../pipeline/mean-lookup.ts';
 import type {
   ExecutionRequest, ExecutionResult, ExecutorPort, ScorePair, TaskSource, TaskView, WorldModelPort, WorldModelScoreResult,
-} from '../training/ports';
+} from '../training/ports.ts';
 
 /** The world model in a worker: its own, or the policy worker when it shares the policy's WebGPU device. */
 export class WorkerWorldModel implements WorldModelPort {

@@ -1,8 +1,8 @@
 // The trainer's ports, each call reported to a ProgressTracker as it begins, advances and ends, so
 // the page can show what a step is doing (and stream the programs as the policy writes them).
-import type { SampleRequest, SamplingProgress } from '../training/ports';
-import type { TrainerPorts } from '../training/trainer';
-import type { ProgressTracker } from './progress';
+import type { SampleRequest, SamplingProgress } from '../training/ports.ts';
+import type { TrainerPorts } from '../training/trainer.ts';
+import type { ProgressTracker } from './progress.ts';
 
 /**
  * The ports, telling `progress` what each call is doing: sampling, world-model scoring, executions

@@ -3,8 +3,8 @@
 // (size, then sha256) with the same checks and messages as the coding models (src/app/models.ts), so a
 // missing, truncated or replaced file is refused with its name before a worker parses it.
 import { appUrl } from '../primitives/app-root.ts';
-import { ModelIntegrityError, manifestEntry, parseManifestFiles, subtleSha256Hex, verifyModelFile, type WrittenManifest } from '../model/model-integrity';
-import { ROBOT_MODELS_REMEDY, ROBOT_MODEL_FILES, type RobotModelFile } from '../embodied/robot-model-files';
+import { ModelIntegrityError, manifestEntry, parseManifestFiles, subtleSha256Hex, verifyModelFile, type WrittenManifest } from '../model/model-integrity.ts';
+import { ROBOT_MODELS_REMEDY, ROBOT_MODEL_FILES, type RobotModelFile } from '../embodied/robot-model-files.ts';
 
 export const ROBOT_MODELS_NAME = 'public/models/robot';
 

@@ -1,16 +1,16 @@
 // The robot domain's models in the page: the checkpoints from public/models/robot (each checked
 // against the manifest) loaded into the robot worker, which runs the behaviour-cloning policy and
 // the frozen progress model. The expert needs no model and runs on the page's thread.
-import type { Action } from '../embodied/kinematics';
-import { initialScene } from '../embodied/layout';
-import { replay } from '../embodied/rollout';
-import type { SceneState } from '../embodied/scene';
-import { taskById } from '../embodied/tasks';
-import { startRobotWorker, type RobotWorkerHandle } from '../workers/robot-client';
-import type { RobotPolicyOptions, RobotStart, RobotWorkerApi, RobotWorkerInfo } from '../workers/robot-api';
-import type { RobotStepProgress, RobotStepResult, RobotTrainerConfig } from '../embodied/robot-trainer';
+import type { Action } from '../embodied/kinematics.ts';
+import { initialScene } from '../embodied/layout.ts';
+import { replay } from '../embodied/rollout.ts';
+import type { SceneState } from '../embodied/scene.ts';
+import { taskById } from '../embodied/tasks.ts';
+import { startRobotWorker, type RobotWorkerHandle } from '../workers/robot-client.ts';
+import type { RobotPolicyOptions, RobotStart, RobotWorkerApi, RobotWorkerInfo } from '../workers/robot-api.ts';
+import type { RobotStepProgress, RobotStepResult, RobotTrainerConfig } from '../embodied/robot-trainer.ts';
 import * as Comlink from 'comlink';
-import { RobotModelFiles } from './robot-models';
+import { RobotModelFiles } from './robot-models.ts';
 
 export interface PolicyEpisode {
   states: SceneState[];

@@ -4,9 +4,9 @@
 // JSON has no word for (NaN, infinities, -0) spelled out (primitives/typed-json.ts), so what is loaded
 // equals what was saved.
 // A file that is not such a run is refused with a message saying why; nothing is changed then.
-import { TypedJsonError, typedJsonReplacer, typedJsonReviver } from '../primitives/typed-json';
-import { validateTrainerConfig } from '../training/trainer';
-import type { SavedRun } from './run-store';
+import { TypedJsonError, typedJsonReplacer, typedJsonReviver } from '../primitives/typed-json.ts';
+import { validateTrainerConfig } from '../training/trainer.ts';
+import type { SavedRun } from './run-store.ts';
 
 export const RUN_FILE_FORMAT = 'wmrl-run';
 export const RUN_FILE_VERSION = 1;

@@ -3,8 +3,8 @@
 // cost books) plus the step records and the last evaluation, as the Train view shows them.
 // IndexedDB stores typed arrays by structured clone, so the checkpoint goes in as it is.
 
-import type { EvaluationResult } from '../training/evaluate';
-import type { StepRecord, TrainerCheckpoint } from '../training/trainer';
+import type { EvaluationResult } from '../training/evaluate.ts';
+import type { StepRecord, TrainerCheckpoint } from '../training/trainer.ts';
 
 /** A held-out evaluation made along a run: after `step` steps, on the first `tasks` held-out tasks at avg@k. */
 export interface RunEvaluation {

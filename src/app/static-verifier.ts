@@ -5,10 +5,10 @@
 // the first check's busy time. A program the verifier cannot judge (a worker that dies on it, a
 // time-out) is rejected with the reason, and its neighbours keep their answers (judgeEach); the pool
 // replaces a worker that died.
-import { SandboxPool } from '../sandbox-pyodide/pool';
-import { STATIC_CHECK_SOURCE } from '../sandbox-pyodide/python/static-check-source';
-import type { StaticCheck, VerifierPort } from '../training/ports';
-import { judgeEach, parseStaticChecks, verifierRequest, verifierTimeoutMs } from '../training/static-checks';
+import { SandboxPool } from '../sandbox-pyodide/pool.ts';
+import { STATIC_CHECK_SOURCE } from '../sandbox-pyodide/python/static-check-source.ts';
+import type { StaticCheck, VerifierPort } from '../training/ports.ts';
+import { judgeEach, parseStaticChecks, verifierRequest, verifierTimeoutMs } from '../training/static-checks.ts';
 
 export class PoolStaticVerifier implements VerifierPort {
   private pool: SandboxPool | null = null;

@@ -2,15 +2,15 @@
 // pool, grader, checkpoints) that must not wait for or depend on the committed models. Its
 // programs do not run. The tokenizer is trained on the suite's cards and some reference programs,
 // so its tokens look like the real ones.
-import { namedConfig } from '../model/config';
-import { saveCheckpoint } from '../model/checkpoint';
-import { createModel } from '../model/init';
-import { exportWorldModel } from '../model/onnx/export';
-import { trainTokenizer } from '../model/tokenizer-training';
-import { referencePrograms } from '../sandbox-pyodide/reference-programs';
-import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
-import { mulberry32 } from '../primitives/random';
-import type { ModelSources } from './models';
+import { namedConfig } from '../model/config.ts';
+import { saveCheckpoint } from '../model/checkpoint.ts';
+import { createModel } from '../model/init.ts';
+import { exportWorldModel } from '../model/onnx/export.ts';
+import { trainTokenizer } from '../model/tokenizer-training.ts';
+import { referencePrograms } from '../sandbox-pyodide/reference-programs.ts';
+import { fetchLoader, TaskRegistry } from '../tasks/task-registry.ts';
+import { mulberry32 } from '../primitives/random.ts';
+import type { ModelSources } from './models.ts';
 
 export async function tinyRandomModels(opts: { seed: number; contextLength: number; purpose: string; labelNote?: string }): Promise<ModelSources> {
   const registry = new TaskRegistry(fetchLoader());

@@ -8,14 +8,14 @@
 // sampling, scoring and update run on one device; otherwise, or when that fails (the reason is kept),
 // it runs in its own worker on onnxruntime-web (wasm, or the WebGPU EP on a device of its own).
 import * as Comlink from 'comlink';
-import { SandboxPool, type PoolOptions } from '../sandbox-pyodide/pool';
-import { startPolicyWorker, type PolicyWorkerHandle } from '../workers/policy-client';
-import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api';
-import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client';
-import type { WorldModelInfo, WorldModelLoadRequest, WorldModelScorer } from '../workers/world-model-api';
-import type { TrainerConfig } from '../training/trainer';
-import { loadCommittedModels, type ModelSources } from './models';
-import type { ProgressTracker } from './progress';
+import { SandboxPool, type PoolOptions } from '../sandbox-pyodide/pool.ts';
+import { startPolicyWorker, type PolicyWorkerHandle } from '../workers/policy-client.ts';
+import type { PolicyBackendChoice, PolicyInfo } from '../workers/policy-api.ts';
+import { startWorldModelWorker, type WorldModelWorkerHandle } from '../workers/world-model-client.ts';
+import type { WorldModelInfo, WorldModelLoadRequest, WorldModelScorer } from '../workers/world-model-api.ts';
+import type { TrainerConfig } from '../training/trainer.ts';
+import { loadCommittedModels, type ModelSources } from './models.ts';
+import type { ProgressTracker } from './progress.ts';
 
 /** Options of the settings-independent part: models, workers and sandbox. */
 export interface RuntimeOptions {

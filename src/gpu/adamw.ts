@@ -1,4 +1,4 @@
-// AdamW with global-norm clipping on the GPU, matching adamwStep / clipByGlobalNorm in src/model/ops.ts.
+// AdamW with global-norm clipping on the GPU, matching adamwStep / clipByGlobalNorm in src/model/ops/reference-ops.ts.
 import kernel from './kernels/adamw.wgsl?raw';
 import type { AdamWConfig } from '../model/ops/reference-ops.ts';
 import { createStorageBuffer } from './buffers.ts';

@@ -1,4 +1,4 @@
-// Causal multi-head attention on the GPU (forward and backward), matching src/model/ops.ts.
+// Causal multi-head attention on the GPU (forward and backward), matching src/model/ops/reference-ops.ts.
 import kernel from './kernels/attention.wgsl?raw';
 import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
 

@@ -1,4 +1,4 @@
-// Token + position embedding on the GPU, matching src/model/ops.ts.
+// Token + position embedding on the GPU, matching src/model/ops/reference-ops.ts.
 import code from './kernels/embedding.wgsl?raw';
 import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 

@@ -1,6 +1,6 @@
-// GELU (tanh approximation) on the GPU, matching src/model/ops.ts.
+// GELU (tanh approximation) on the GPU, matching src/model/ops/reference-ops.ts.
 import kernel from './kernels/gelu.wgsl?raw';
-import tanhGelu from './kernels/tanh_gelu.wgsl?raw';
+import tanhGelu from './kernels/tanh-gelu.wgsl?raw';
 import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 const code = `${tanhGelu}\n${kernel}`;

@@ -1,4 +1,4 @@
-// Layer norm on the GPU (forward, dx, and dgamma/dbeta), matching src/model/ops.ts.
+// Layer norm on the GPU (forward, dx, and dgamma/dbeta), matching src/model/ops/reference-ops.ts.
 import kernel from './kernels/layernorm.wgsl?raw';
 import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
 

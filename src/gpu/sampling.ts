@@ -1,8 +1,8 @@
 // Next-token sampling on the GPU for one decoding step (temperature, top-k, one seeded uniform per
 // row and token), matching sampleToken and sampleFromLogits in src/model: the token, its log-prob
-// and the row's next state (kernels/decode_state.wgsl) stay on the GPU.
+// and the row's next state (kernels/decode-state.wgsl) stay on the GPU.
 import kernel from './kernels/sampling.wgsl?raw';
-import stateSource from './kernels/decode_state.wgsl?raw';
+import stateSource from './kernels/decode-state.wgsl?raw';
 import type { SamplingConfig } from '../model/ops/sampling.ts';
 import { type BufferRef, type Dispatch, grid, prepareKernel, uniformBuffer } from './kernel.ts';
 

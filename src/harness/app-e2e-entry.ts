@@ -2,14 +2,14 @@
 // with a tiny model built on the spot (random init, tokenizer trained on reference-program text and
 // the suite's cards) until the committed models are used. Sampled programs from a random model fail
 // in the sandbox and score 0: this page checks the plumbing, not learning.
-import type { PoolStats } from '../sandbox-pyodide/pool';
-import { fetchLoader, TaskRegistry } from '../tasks/task-registry';
-import type { PolicyInfo } from '../workers/policy-api';
-import type { WorldModelInfo } from '../workers/world-model-api';
-import type { EvaluationResult } from '../training/evaluate';
-import type { StepRecord, TrainerConfig } from '../training/trainer';
-import { createTrainer } from '../app/create-trainer';
-import { tinyRandomModels } from '../app/tiny-models';
+import type { PoolStats } from '../sandbox-pyodide/pool.ts';
+import { fetchLoader, TaskRegistry } from '../tasks/task-registry.ts';
+import type { PolicyInfo } from '../workers/policy-api.ts';
+import type { WorldModelInfo } from '../workers/world-model-api.ts';
+import type { EvaluationResult } from '../training/evaluate.ts';
+import type { StepRecord, TrainerConfig } from '../training/trainer.ts';
+import { createTrainer } from '../app/create-trainer.ts';
+import { tinyRandomModels } from '../app/tiny-models.ts';
 
 export interface TinyRunRequest {
   config: TrainerConfig;

@@ -4,11 +4,11 @@
 // arrays so that they cross page.evaluate unchanged.
 
 import { appUrl } from '../primitives/app-root.ts';
-import { startWorldModelWorker } from '../workers/world-model-client';
+import { startWorldModelWorker } from '../workers/world-model-client.ts';
 import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import type { WorldModelPair } from '../engine/onnx/world-model-runner.ts';
-import { Tokenizer } from '../model/tokenizer';
-import type { TokenizerJSON } from '../model/tokenizer';
+import { Tokenizer } from '../model/tokenizer.ts';
+import type { TokenizerJSON } from '../model/tokenizer.ts';
 
 type OrtModule = typeof import('onnxruntime-web');
 

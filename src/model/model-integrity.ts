@@ -2,7 +2,7 @@
 // before anything parses it. A truncated ONNX or a checkpoint with replaced weights would otherwise
 // fail deep inside a parser naming no file, or, worse, load and train silently. Pure: the page
 // (crypto.subtle) and the CLIs (node:crypto) pass their own sha256 and share these checks and messages.
-import type { ModelConfig } from './config';
+import type { ModelConfig } from './config.ts';
 
 /** One file of a models folder as its manifest lists it (the models pipeline writes the manifest). */
 export interface ManifestFile {

@@ -16,7 +16,7 @@ import {
   matmul,
 } from './ops/reference-ops.ts';
 import type { LayerNormForward } from './ops/reference-ops.ts';
-import { scoreHeadBackward as scoreHeadOpBackward, scoreHeadForward, scoreHeadLogitBackward as scoreHeadOpLogitBackward, scoreHeadLogits as scoreHeadOpLogits } from './ops/scoreHead.ts';
+import { scoreHeadBackward as scoreHeadOpBackward, scoreHeadForward, scoreHeadLogitBackward as scoreHeadOpLogitBackward, scoreHeadLogits as scoreHeadOpLogits } from './ops/score-head.ts';
 import { layerViewNames, view } from './parameter-layout.ts';
 
 export interface LayerCache {

@@ -6,8 +6,8 @@
 // a bundler, so the CLI (tsx) and the page share it.
 import { buildLeaderboard, type Leaderboard, type ReferenceRun } from '../tasks/leaderboard.ts';
 import type { MetricName, TaskLabels, TaskMeta, TaskType } from '../tasks/task-types.ts';
-import type { SandboxFiles, SandboxJob, SandboxResult } from './protocol';
-import { referencePrograms, type ReferenceProgram } from './reference-programs';
+import type { SandboxFiles, SandboxJob, SandboxResult } from './protocol.ts';
+import { referencePrograms, type ReferenceProgram } from './reference-programs.ts';
 
 /** Per-program wall-clock budget for reference programs (a 60-tree forest on 1200 rows takes ~8 s). */
 export const POPULATION_TIMEOUT_MS = 120_000;

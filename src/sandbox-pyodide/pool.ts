@@ -20,10 +20,10 @@ import {
   type WorkerDone,
   type WorkerLimit,
   type WorkerToPage,
-} from './protocol';
-import { pythonLibrary } from './python-library';
+} from './protocol.ts';
+import { pythonLibrary } from './python-library.ts';
 import { WORK_RULE, workBudgetFor, type WorkRule } from './work-rule.ts';
-import { loadRuntimeAssets, type RuntimeAssets } from './runtime-assets';
+import { loadRuntimeAssets, type RuntimeAssets } from './runtime-assets.ts';
 
 export interface PoolOptions {
   /** Number of workers (default: hardwareConcurrency - 1, at least 1, at most 8). */

@@ -4,7 +4,7 @@
 // The guard is here so that the obvious routes (import js, socket, writing outside the run
 // directory) fail at once with a clear message instead of some obscure error further on.
 
-import { PROGRAM_FILE } from './protocol';
+import { PROGRAM_FILE } from './protocol.ts';
 
 /** Modules a program may not import (top-level names, or dotted prefixes). */
 export const BLOCKED_MODULES: readonly string[] = [

@@ -9,14 +9,14 @@ import type { PyodideAPI } from 'pyodide';
 import {
   COUNTER_TAMPERED_MESSAGE, FILE_NODE_BYTES, limitMessage,
   type PageToWorker, type ResourceLimit, type RunLimit, type WorkerBoot, type WorkerDone, type WorkerRun, type WorkerToPage, type WorkerStatus,
-} from './protocol';
-import { BLOCKED_MODULES, GUARD_SOURCE, WORKDIR } from './python-guard';
-import { lockDownGlobals } from './worker-lockdown';
-import { boundaryMessage, unrefusedProbes } from './worker-boundary';
+} from './protocol.ts';
+import { BLOCKED_MODULES, GUARD_SOURCE, WORKDIR } from './python-guard.ts';
+import { lockDownGlobals } from './worker-lockdown.ts';
+import { boundaryMessage, unrefusedProbes } from './worker-boundary.ts';
 import workChargesSource from './python/work_charges.py?raw';
 import { hardStopFor, WORK_UNIT_CHECKS, workLimitMessage, type WorkRule } from './work-rule.ts';
 import { FUEL_EXPORT } from '../../scripts/wasm-meter.mjs';
-import { decodePredictions, predictionsSizeProblem } from '../tasks/text-files';
+import { decodePredictions, predictionsSizeProblem } from '../tasks/text-files.ts';
 
 type LoadPyodide = (typeof import('pyodide'))['loadPyodide'];
 type PyProxyFn = ((...args: unknown[]) => unknown) & { destroy(): void };

@@ -6,7 +6,7 @@
 // thing between such a program and the network. Each probe below is harmless where it succeeds
 // (nothing leaves the worker: data: URLs only) and must be refused where the CSP holds.
 
-import { SANDBOX_WORKER_CSP } from './worker-csp';
+import { SANDBOX_WORKER_CSP } from './worker-csp.ts';
 
 export interface BoundaryProbe {
   /** What the CSP must refuse, in words. */

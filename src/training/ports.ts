@@ -1,7 +1,8 @@
 // The narrow interfaces the training loop talks to. The loop (trainer.ts) and the evaluation
-// (evaluate.ts) see only these; the browser implements them with the policy worker, the world-model
-// worker and the sandbox pool plus grader (src/app/ports-browser.ts), the Node tests with the CPU
-// engine and deterministic fixtures. Nothing here imports DOM, workers or GPU code.
+// (evaluate.ts) see only these; the browser implements them with the policy worker
+// (src/workers/policy-client.ts), the world-model worker, the sandbox pool plus grader and the task
+// registry (src/app/ports-browser.ts) and the free verifier (src/app/static-verifier.ts), plugged in by
+// src/app/create-trainer.ts; the Node tests with the CPU engine and deterministic fixtures. Nothing here imports DOM, workers or GPU code.
 //
 // Every port reports its own busy time (measured where the work runs), so the cost accounting adds
 // measurements and never estimates.

@@ -1,6 +1,6 @@
 // The free verifier's printed answers (static_check.py prints one JSON list), read the same way by the
 // browser's verifier and the command-line one.
-import type { StaticCheck } from './ports';
+import type { StaticCheck } from './ports.ts';
 
 /** How a program the verifier rejected reads in the records: never run, never scored (its s is a placeholder 0). */
 export const REJECTED_MESSAGE_PREFIX = 'static check: ';

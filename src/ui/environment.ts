@@ -23,7 +23,7 @@ export function crossOriginIsolationCheck(isolated: boolean): Check {
   };
 }
 
-import type { AdapterSummary } from '../workers/gpu-api';
+import type { AdapterSummary } from '../workers/gpu-api.ts';
 
 export type { AdapterSummary };
 

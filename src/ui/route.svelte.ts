@@ -2,7 +2,7 @@
 // fragment and every view is reachable by URL (#/paper, #/train, ...). A view keeps its state in
 // the fragment's query (#/train?steps=5&B=2), so a link reproduces it and a reload keeps it.
 import { untrack } from 'svelte';
-import { formatHash, paramOf, parseHash, readChoice, readNumber } from './url-state';
+import { formatHash, paramOf, parseHash, readChoice, readNumber } from './url-state.ts';
 
 export interface RouteDef {
   path: string;

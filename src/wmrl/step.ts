@@ -8,9 +8,10 @@
 //        rewards     y on anchor groups, g(s) on world-model groups
 //        advantages  group-normalised, for the training rewards and for the world-model stream
 //        fuse        noise estimate, stream weights (IVW or PPI++), per-sequence loss coefficients
-//   3. learn     the step's (s, y) anchor pairs join the calibrator, which refits by its rule (ours:
-//                PAVA on every pair, every step; the authors': binned, after a warm-up, every few
-//                pairs); the bias/noise tracker sees the paired anchor advantages
+//      then, still inside MethodState.score (there is no separate learn call):
+//        learn       the step's (s, y) anchor pairs join the calibrator, which refits by its rule (ours:
+//                    PAVA on every pair, every step; the authors': binned, after a warm-up, every few
+//                    pairs); the bias/noise tracker sees the paired anchor advantages
 //
 // The trainer loop owns policy, world model and sandbox; this file only turns scores into loss
 // coefficients and diagnostics, and keeps the state that carries across steps.
@@ -127,7 +128,7 @@ export class MethodState {
   }
 
   /**
-   * 2. score and 3. learn: scores the planned step: s for every group, y for exactly the planned anchor groups (null
+   * 2. score, then learn: scores the planned step: s for every group, y for exactly the planned anchor groups (null
    * elsewhere). The step is scored with the fit of earlier steps; its anchor pairs then join the calibrator
    * (which refits by its rule) and the tracker sees the paired anchor advantages.
    */

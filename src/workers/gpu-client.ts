@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { GpuWorkerApi } from './gpu-api';
+import type { GpuWorkerApi } from './gpu-api.ts';
 
 export interface GpuWorkerHandle {
   api: Comlink.Remote<GpuWorkerApi>;

@@ -1,11 +1,11 @@
 // The GPU worker: owns the WebGPU device so that long dispatches never block the page.
 import * as Comlink from 'comlink';
-import { acquireDevice, type GpuContext } from '../primitives/webgpu-device';
-import { readFloat32, uploadBuffer, zerosBuffer } from '../gpu/buffers';
-import { encodeMatmul } from '../gpu/matmul';
+import { acquireDevice, type GpuContext } from '../primitives/webgpu-device.ts';
+import { readFloat32, uploadBuffer, zerosBuffer } from '../gpu/buffers.ts';
+import { encodeMatmul } from '../gpu/matmul.ts';
 import { matmul } from '../model/ops/reference-ops.ts';
-import { mulberry32 } from '../primitives/random';
-import type { GpuProbe, GpuWorkerApi, KernelCheck } from './gpu-api';
+import { mulberry32 } from '../primitives/random.ts';
+import type { GpuProbe, GpuWorkerApi, KernelCheck } from './gpu-api.ts';
 
 let context: Promise<GpuContext> | null = null;
 const device = () => (context ??= acquireDevice());

@@ -1,6 +1,6 @@
 // The contract between the page and the policy worker (comlink). Types only: both sides import it.
-import type { PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions, SamplingProgress } from '../training/ports';
-import type { WorldModelInfo, WorldModelLoadRequest, WorldModelPair, WorldModelScores } from './world-model-api';
+import type { PolicyUpdateRequest, PolicyUpdateResult, PolicyWeights, SampleBatchResult, SampleRequest, SamplingOptions, SamplingProgress } from '../training/ports.ts';
+import type { WorldModelInfo, WorldModelLoadRequest, WorldModelPair, WorldModelScores } from './world-model-api.ts';
 
 export type PolicyBackendChoice = 'auto' | 'cpu' | 'webgpu';
 

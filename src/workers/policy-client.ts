@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
-import type { PolicyInfo, PolicyLoadRequest, PolicyWorkerApi } from './policy-api';
-import type { PolicyPort, PolicyUpdateRequest, PolicyWeights } from '../training/ports';
+import type { PolicyInfo, PolicyLoadRequest, PolicyWorkerApi } from './policy-api.ts';
+import type { PolicyPort, PolicyUpdateRequest, PolicyWeights } from '../training/ports.ts';
 
 export interface PolicyWorkerHandle {
   api: Comlink.Remote<PolicyWorkerApi>;

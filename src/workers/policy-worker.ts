@@ -7,18 +7,18 @@
 // training step's sampling, scoring and update all run on one GPUDevice: a device cannot cross workers.
 import * as Comlink from 'comlink';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
-import type { PolicyEngine } from '../engine/policy-engine';
-import { acquireDevice } from '../primitives/webgpu-device';
+import type { PolicyEngine } from '../engine/policy-engine.ts';
+import { acquireDevice } from '../primitives/webgpu-device.ts';
 import { GpuPolicyEngine } from '../engine/webgpu/gpu-policy-engine.ts';
 import { GpuWorldModel } from '../engine/webgpu/gpu-world-model.ts';
-import { Tokenizer } from '../model/tokenizer';
+import { Tokenizer } from '../model/tokenizer.ts';
 import { engineSelfCheck } from '../engine/engine-self-check.ts';
-import { loadCheckpoint } from '../model/checkpoint';
-import type { Model } from '../model/init';
-import { PolicyHost } from './policy-host';
-import type { PolicyInfo, PolicyLoadRequest, PolicyWorkerApi } from './policy-api';
-import type { SamplingProgress } from '../training/ports';
-import type { WorldModelInfo, WorldModelScores } from './world-model-api';
+import { loadCheckpoint } from '../model/checkpoint.ts';
+import type { Model } from '../model/init.ts';
+import { PolicyHost } from './policy-host.ts';
+import type { PolicyInfo, PolicyLoadRequest, PolicyWorkerApi } from './policy-api.ts';
+import type { SamplingProgress } from '../training/ports.ts';
+import type { WorldModelInfo, WorldModelScores } from './world-model-api.ts';
 
 let host: PolicyHost | null = null;
 /** The WebGPU engine's device and adapter, while the policy runs on it. */

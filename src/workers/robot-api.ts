@@ -1,9 +1,9 @@
 // The contract between the page and the robot worker (comlink). Types only: both sides import it.
-import type { Action } from '../embodied/kinematics';
-import type { StateSplit } from '../embodied/layout';
-import type { SceneState } from '../embodied/scene';
-import type { RobotEvaluation } from '../embodied/robot-evaluation';
-import type { RobotStepProgress, RobotStepResult, RobotTrainerConfig } from '../embodied/robot-trainer';
+import type { Action } from '../embodied/kinematics.ts';
+import type { StateSplit } from '../embodied/layout.ts';
+import type { SceneState } from '../embodied/scene.ts';
+import type { RobotEvaluation } from '../embodied/robot-evaluation.ts';
+import type { RobotStepProgress, RobotStepResult, RobotTrainerConfig } from '../embodied/robot-trainer.ts';
 
 export interface RobotLoadRequest {
   /** The behaviour-cloning policy checkpoint, checked against its manifest (transferred). */

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { RobotLoadRequest, RobotWorkerApi } from './robot-api';
+import type { RobotLoadRequest, RobotWorkerApi } from './robot-api.ts';
 
 export interface RobotWorkerHandle {
   api: Comlink.Remote<RobotWorkerApi>;

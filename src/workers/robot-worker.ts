@@ -16,7 +16,7 @@ import { taskById } from '../embodied/tasks.ts';
 import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import type { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import { loadCheckpoint } from '../model/checkpoint.ts';
-import type { RobotWorkerApi, RobotWorkerInfo } from './robot-api';
+import type { RobotWorkerApi, RobotWorkerInfo } from './robot-api.ts';
 
 interface Loaded {
   engine: CpuEngine;

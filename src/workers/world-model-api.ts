@@ -1,5 +1,5 @@
 // The contract between the page (or the trainer worker) and the world-model worker (comlink). Types only.
-import type { TokenizerJSON } from '../model/tokenizer';
+import type { TokenizerJSON } from '../model/tokenizer.ts';
 import type { WorldModelBackend, WorldModelPair } from '../engine/onnx/world-model-runner.ts';
 
 export type { WorldModelBackend, WorldModelPair };

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { WorldModelApi, WorldModelLoadRequest } from './world-model-api';
+import type { WorldModelApi, WorldModelLoadRequest } from './world-model-api.ts';
 
 export interface WorldModelWorkerHandle {
   api: Comlink.Remote<WorldModelApi>;

@@ -1,9 +1,9 @@
 // The world-model worker: holds one onnxruntime-web session of the frozen world model and scores
 // batches of (card, program) pairs, on WebGPU where the machine has it, else on the wasm EP.
 import * as Comlink from 'comlink';
-import { Tokenizer } from '../model/tokenizer';
+import { Tokenizer } from '../model/tokenizer.ts';
 import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
-import type { WorldModelApi, WorldModelInfo, WorldModelLoadRequest, WorldModelScores } from './world-model-api';
+import type { WorldModelApi, WorldModelInfo, WorldModelLoadRequest, WorldModelScores } from './world-model-api.ts';
 
 let runner: WorldModelRunner | null = null;
 

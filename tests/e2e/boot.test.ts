@@ -4,8 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serveDistStatic } from '../../src/cli/browser-session';
-import { launchChromium, useServedApp } from './browser';
+import { serveDistStatic } from '../../src/cli/browser-session.ts';
+import { launchChromium, useServedApp } from './browser.ts';
 
 const artifacts = resolve(import.meta.dirname, '../../test-results');
 

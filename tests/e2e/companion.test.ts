@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useServedApp } from './browser';
+import { useServedApp } from './browser.ts';
 
 const artifacts = resolve(import.meta.dirname, '../../test-results');
 const SECTIONS = ['anchors', 'advantages', 'debias', 'denoise', 'theory', 'paper'];

@@ -7,12 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseCsvRecords } from '../../src/tasks/csv';
-import type { RunResult } from '../../src/experiments/run-result';
-import { isRunProvenance } from '../../src/experiments/provenance';
-import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner';
-import { COST_COMPONENTS } from '../../src/training/cost';
-import { runCli, type CliRun } from '../run-cli';
+import { parseCsvRecords } from '../../src/tasks/csv.ts';
+import type { RunResult } from '../../src/experiments/run-result.ts';
+import { isRunProvenance } from '../../src/experiments/provenance.ts';
+import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner.ts';
+import { COST_COMPONENTS } from '../../src/training/cost.ts';
+import { runCli, type CliRun } from '../run-cli.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const out = mkdtempSync(join(tmpdir(), 'wmrl-experiment-e2e-'));

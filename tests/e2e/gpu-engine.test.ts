@@ -4,13 +4,13 @@
 // built on the fly into a temporary folder and served with the isolation headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, serveBundledModule, type Served } from './browser';
-import { namedConfig } from '../../src/model/config';
-import { createModel } from '../../src/model/init';
-import { sftLoss, tokenLogProbs } from '../../src/model/losses';
-import { sample } from '../../src/model/sampling';
-import { makeSequenceBatch } from '../../src/model/sequence-batch';
-import { mulberry32 } from '../../src/primitives/random';
+import { launchChromium, serveBundledModule, type Served } from './browser.ts';
+import { namedConfig } from '../../src/model/config.ts';
+import { createModel } from '../../src/model/init.ts';
+import { sftLoss, tokenLogProbs } from '../../src/model/losses.ts';
+import { sample } from '../../src/model/sampling.ts';
+import { makeSequenceBatch } from '../../src/model/sequence-batch.ts';
+import { mulberry32 } from '../../src/primitives/random.ts';
 import type { EngineCheckRequest, EngineCheckResult } from '../../src/harness/gpu-engine-check.ts';
 
 function relativeL2(got: ArrayLike<number>, want: ArrayLike<number>): number {

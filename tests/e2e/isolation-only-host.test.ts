@@ -6,12 +6,12 @@
 // get to run, and the canary must hear nothing.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ISOLATION_HEADERS } from '../../src/app/static-host';
-import { serveDistStatic, type ServedDist } from '../../src/cli/browser-session';
-import { ensureFreshDist, launchChromium } from './browser';
-import { startCanary, type Canary } from './canary';
-import { corpusRefused } from '../sandbox/escape-corpus';
-import { builtWorkerScript } from '../sandbox/harness';
+import { ISOLATION_HEADERS } from '../../src/app/static-host.ts';
+import { serveDistStatic, type ServedDist } from '../../src/cli/browser-session.ts';
+import { ensureFreshDist, launchChromium } from './browser.ts';
+import { startCanary, type Canary } from './canary.ts';
+import { corpusRefused } from '../sandbox/escape-corpus.ts';
+import { builtWorkerScript } from '../sandbox/harness.ts';
 
 describe('a host that sends the isolation headers but not the sandbox worker CSP', () => {
   let served: ServedDist;

@@ -6,15 +6,15 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, serveBundledModule, type Served } from './browser';
-import { namedConfig } from '../../src/model/config';
-import { createModel } from '../../src/model/init';
-import { worldModelScores } from '../../src/model/losses';
-import { makeSequenceBatch } from '../../src/model/sequence-batch';
-import { Tokenizer } from '../../src/model/tokenizer';
-import { forward, lmLogits } from '../../src/model/transformer';
-import { exportPolicyLogits, exportWorldModel } from '../../src/model/onnx/export';
-import { mulberry32 } from '../../src/primitives/random';
+import { launchChromium, serveBundledModule, type Served } from './browser.ts';
+import { namedConfig } from '../../src/model/config.ts';
+import { createModel } from '../../src/model/init.ts';
+import { worldModelScores } from '../../src/model/losses.ts';
+import { makeSequenceBatch } from '../../src/model/sequence-batch.ts';
+import { Tokenizer } from '../../src/model/tokenizer.ts';
+import { forward, lmLogits } from '../../src/model/transformer.ts';
+import { exportPolicyLogits, exportWorldModel } from '../../src/model/onnx/export.ts';
+import { mulberry32 } from '../../src/primitives/random.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
@@ -43,7 +43,7 @@ describe('ONNX graphs in Chromium', () => {
 
   /** Calls an export of the page module; a string, so that the test runner does not rewrite import(). */
   const call = <R>(fn: string, arg: unknown): Promise<R> => page.evaluate(`import('/checks.js').then((m) => m.${fn}(${JSON.stringify(arg)}))`) as Promise<R>;
-  type Checks = typeof import('../../src/harness/onnx-browser-checks');
+  type Checks = typeof import('../../src/harness/onnx-browser-checks.ts');
 
   afterAll(async () => {
     await browser?.close();

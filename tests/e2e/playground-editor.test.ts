@@ -3,7 +3,7 @@
 // a failing program's traceback cites the user's own line numbers, without the sandbox runner's frames.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { editorText, openView, setEditorText, useServedApp } from './browser';
+import { editorText, openView, setEditorText, useServedApp } from './browser.ts';
 
 const SYNTAX_ERROR = `import toolkit as tk
 

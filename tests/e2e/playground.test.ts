@@ -5,8 +5,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { editorText, launchChromium, serveDist, setEditorText, type Served } from './browser';
-import { parseCsvRecords, writeCsv } from '../../src/tasks/csv';
+import { editorText, launchChromium, serveDist, setEditorText, type Served } from './browser.ts';
+import { parseCsvRecords, writeCsv } from '../../src/tasks/csv.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const artifacts = resolve(root, 'test-results');

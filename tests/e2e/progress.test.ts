@@ -2,7 +2,7 @@
 // sandbox), each phase of a step, and the evaluation, as bars under the Train view's status.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useServedApp } from './browser';
+import { useServedApp } from './browser.ts';
 
 /**
  * Records every progress item the page shows (its key, and its text once it gives a time left),

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openView, useServedApp } from './browser';
+import { openView, useServedApp } from './browser.ts';
 import { readRobotPolicy } from '../../src/embodied/policy-checkpoint.ts';
 import { loadProgressModel } from '../../src/embodied/progress-scorer.ts';
 import { robotPresetConfig } from '../../src/embodied/robot-presets.ts';

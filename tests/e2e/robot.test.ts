@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openView, useServedApp } from './browser';
+import { openView, useServedApp } from './browser.ts';
 import { expertEpisode } from '../../src/ui/robot/robot-settings.ts';
 import { FrameTokenizer } from '../../src/embodied/frame-tokens.ts';
 import { initialScene } from '../../src/embodied/layout.ts';

@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsvRecords, writeCsv } from '../../src/tasks/csv';
-import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner';
-import { workBudgetFor } from '../../src/sandbox-pyodide/work-rule';
+import { parseCsvRecords, writeCsv } from '../../src/tasks/csv.ts';
+import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner.ts';
+import { workBudgetFor } from '../../src/sandbox-pyodide/work-rule.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const carsCsv = resolve(root, 'data/datasets/train/vega_cars.csv');

@@ -1,7 +1,7 @@
 // Every view on a phone-sized screen (390 px wide): no sideways scrolling, and no console error
 // on any view (the favicon is there), the section 6 heading says whose results it shows.
 import { describe, expect, it } from 'vitest';
-import { useServedApp } from './browser';
+import { useServedApp } from './browser.ts';
 
 const VIEWS = ['#/', '#/paper', '#/train', '#/train?domain=robot', '#/playground'];
 

@@ -4,12 +4,12 @@
 // escape corpus (tests/sandbox/escape-corpus.ts) as the project's own server does.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveDistStatic, type ServedDist } from '../../src/cli/browser-session';
-import { SANDBOX_WORKER_CSP } from '../../src/sandbox-pyodide/worker-csp';
-import { ensureFreshDist, launchChromium } from './browser';
-import { startCanary } from './canary';
-import { corpusHolds } from '../sandbox/escape-corpus';
-import { builtWorkerScript } from '../sandbox/harness';
+import { serveDistStatic, type ServedDist } from '../../src/cli/browser-session.ts';
+import { SANDBOX_WORKER_CSP } from '../../src/sandbox-pyodide/worker-csp.ts';
+import { ensureFreshDist, launchChromium } from './browser.ts';
+import { startCanary } from './canary.ts';
+import { corpusHolds } from '../sandbox/escape-corpus.ts';
+import { builtWorkerScript } from '../sandbox/harness.ts';
 
 async function isolated(page: Page, timeoutMs: number): Promise<boolean> {
   const end = Date.now() + timeoutMs;

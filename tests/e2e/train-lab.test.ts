@@ -2,7 +2,7 @@
 // side. Tiny runs (B 1 x n 2, one step, two held-out tasks) so each test stays short.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openView, useServedApp } from './browser';
+import { openView, useServedApp } from './browser.ts';
 
 describe('the Train view as a lab (#/train)', () => {
   const app = useServedApp({ webgpu: false });

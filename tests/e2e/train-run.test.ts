@@ -3,7 +3,7 @@
 // resume it from the last saved step.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openView, useServedApp } from './browser';
+import { openView, useServedApp } from './browser.ts';
 
 const steps = async (page: Page) => Number(await page.getAttribute('[data-testid=train-status]', 'data-steps'));
 

@@ -3,10 +3,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useServedApp } from './browser';
-import { WorldModelRunner } from '../../src/engine/onnx/world-model-runner';
-import { Tokenizer } from '../../src/model/tokenizer';
-import type { StepRecord } from '../../src/training/trainer';
+import { useServedApp } from './browser.ts';
+import { WorldModelRunner } from '../../src/engine/onnx/world-model-runner.ts';
+import { Tokenizer } from '../../src/model/tokenizer.ts';
+import type { StepRecord } from '../../src/training/trainer.ts';
 
 /** The (card, program) pairs a run's world model scored, with its scores; programs a gate stopped were not scored. */
 function pageWorldModelScores(records: readonly StepRecord[]): { pairs: { card: string; program: string }[]; scores: number[] } {

@@ -4,10 +4,10 @@
 // sandbox and score 0, which is what a plumbing test needs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, serveDist, type Served } from './browser';
-import { presetConfig } from '../../src/training/presets';
-import { COST_COMPONENTS } from '../../src/training/cost';
-import type { TinyRunResult } from '../../src/harness/app-e2e-entry';
+import { launchChromium, serveDist, type Served } from './browser.ts';
+import { presetConfig } from '../../src/training/presets.ts';
+import { COST_COMPONENTS } from '../../src/training/cost.ts';
+import type { TinyRunResult } from '../../src/harness/app-e2e-entry.ts';
 
 describe('trainer in Chromium (app-harness.html)', () => {
   let served: Served;

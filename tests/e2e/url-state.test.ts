@@ -3,7 +3,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { editorText, openView, setEditorText, useServedApp } from './browser';
+import { editorText, openView, setEditorText, useServedApp } from './browser.ts';
 
 const query = (page: Page) => page.evaluate(() => location.hash.split('?')[1] ?? '');
 const param = async (page: Page, key: string) => page.evaluate((k) => new URLSearchParams(location.hash.split('?')[1] ?? '').get(k), key);

@@ -1,7 +1,7 @@
 // Values are checked where they are entered: an out-of-range setting is refused at its field before
 // anything starts, and a CSV whose target column is empty is refused when it loads.
 import { describe, expect, it } from 'vitest';
-import { openView, useServedApp } from './browser';
+import { openView, useServedApp } from './browser.ts';
 
 describe('validation at the field', () => {
   const app = useServedApp({ webgpu: false });

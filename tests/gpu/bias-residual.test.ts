@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
 import { submit } from '../../src/gpu/kernel.ts';
-import { encodeBiasAdd, encodeBiasGrad, encodeResidualAdd } from '../../src/gpu/biasResidual.ts';
+import { encodeBiasAdd, encodeBiasGrad, encodeResidualAdd } from '../../src/gpu/bias-residual.ts';
 import { closeness, randomTensor, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { crossEntropyBackward, crossEntropyForward } from '../../src/model/ops/reference-ops.ts';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
 import { submit } from '../../src/gpu/kernel.ts';
-import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../../src/gpu/crossEntropy.ts';
+import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../../src/gpu/cross-entropy.ts';
 import { closeness, randomTensor, randomTokens, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
 

@@ -1,11 +1,11 @@
-// decode_attn_mlp.wgsl against the reference ops: each row's query attends over its own cache
+// decode-attn-mlp.wgsl against the reference ops: each row's query attends over its own cache
 // positions 0..pos (what lies past pos never leaks in), then the output projection, residual, layer
 // norm 2, MLP and residual, written to x in place.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { attentionForward, geluForward, layerNormForward, matmul } from '../../src/model/ops/reference-ops.ts';
 import { layerViewNames } from '../../src/model/parameter-layout.ts';
 import { readFloat32, uploadBuffer } from '../../src/gpu/buffers.ts';
-import { decodeAttnMlpKernel } from '../../src/gpu/decodeAttnMlp.ts';
+import { decodeAttnMlpKernel } from '../../src/gpu/decode-attn-mlp.ts';
 import { closeness, randomTensor, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, submitPass, testDevice } from './dawn.ts';
 import { decodeDims, decodeModel, offsetOf, rowOf, stateBuffer, tensor } from './decode-fixture.ts';

@@ -4,7 +4,7 @@
 import type { ModelConfig } from '../../src/model/config.ts';
 import { createModel, type Model } from '../../src/model/init.ts';
 import { view } from '../../src/model/parameter-layout.ts';
-import type { DecodeDims } from '../../src/gpu/decodeRow.ts';
+import type { DecodeDims } from '../../src/gpu/decode-row.ts';
 import { uploadBuffer } from '../../src/gpu/buffers.ts';
 import { seededRandom } from '../unit/ops/random.ts';
 

@@ -1,10 +1,10 @@
-// decode_logits.wgsl against the reference: final layer norm and the tied head's logits, for a token
+// decode-logits.wgsl against the reference: final layer norm and the tied head's logits, for a token
 // step's rows and for the prefill's rows picked at each prompt's last position.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { layerNormForward } from '../../src/model/ops/reference-ops.ts';
 import { lmLogits } from '../../src/model/transformer.ts';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
-import { decodeLogitsKernel } from '../../src/gpu/decodeLogits.ts';
+import { decodeLogitsKernel } from '../../src/gpu/decode-logits.ts';
 import { closeness, randomTensor, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, submitPass, testDevice } from './dawn.ts';
 import { decodeDims, decodeModel, offsetOf, rowOf, stateBuffer, tensor } from './decode-fixture.ts';

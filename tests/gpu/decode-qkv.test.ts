@@ -1,10 +1,10 @@
-// decode_qkv.wgsl against the reference ops: the row's input (embeddings at layer 0), layer norm 1,
+// decode-qkv.wgsl against the reference ops: the row's input (embeddings at layer 0), layer norm 1,
 // q|k|v with bias, k and v written at each row's own position of the caches and nowhere else.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { layerNormForward, matmul } from '../../src/model/ops/reference-ops.ts';
 import { layerViewNames } from '../../src/model/parameter-layout.ts';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
-import { decodeQkvKernel } from '../../src/gpu/decodeQkv.ts';
+import { decodeQkvKernel } from '../../src/gpu/decode-qkv.ts';
 import { closeness, randomTensor, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, submitPass, testDevice } from './dawn.ts';
 import { decodeDims, decodeModel, offsetOf, rowOf, stateBuffer, tensor } from './decode-fixture.ts';

@@ -88,8 +88,8 @@ describe('range bindings', () => {
   it('a kernel can read and write byte ranges of larger buffers', async () => {
     const { encodeKernel, submit } = await import('../../src/gpu/kernel.ts');
     const { uploadBuffer, readFloat32 } = await import('../../src/gpu/buffers.ts');
-    // gelu.wgsl needs its prelude (tanh_gelu.wgsl) prepended, as src/gpu/gelu.ts does
-    const code = `${(await import('../../src/gpu/kernels/tanh_gelu.wgsl?raw')).default}\n${(await import('../../src/gpu/kernels/gelu.wgsl?raw')).default}`;
+    // gelu.wgsl needs its prelude (tanh-gelu.wgsl) prepended, as src/gpu/gelu.ts does
+    const code = `${(await import('../../src/gpu/kernels/tanh-gelu.wgsl?raw')).default}\n${(await import('../../src/gpu/kernels/gelu.wgsl?raw')).default}`;
     const src = uploadBuffer(device, Float32Array.from({ length: 128 }, (_, i) => (i < 64 ? 100 : i - 64)));
     const dst = uploadBuffer(device, new Float32Array(128).fill(-1));
     submit(device, (enc) => encodeKernel(enc, device, { code, entryPoint: 'forward' },

@@ -1,7 +1,7 @@
 // The prefill's keys and values into the decoder's caches: every row's T positions, the rest untouched.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFloat32, uploadBuffer } from '../../src/gpu/buffers.ts';
-import { kvFillKernel } from '../../src/gpu/kvCache.ts';
+import { kvFillKernel } from '../../src/gpu/kv-cache.ts';
 import { randomTensor, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, submitPass, testDevice } from './dawn.ts';
 

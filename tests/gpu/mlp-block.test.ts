@@ -7,7 +7,7 @@ import { submit } from '../../src/gpu/kernel.ts';
 import { encodeMatmul } from '../../src/gpu/matmul.ts';
 import { encodeLayerNormBackward, encodeLayerNormForward } from '../../src/gpu/layernorm.ts';
 import { encodeGeluBackward, encodeGeluForward } from '../../src/gpu/gelu.ts';
-import { encodeBiasAdd, encodeBiasGrad, encodeResidualAdd } from '../../src/gpu/biasResidual.ts';
+import { encodeBiasAdd, encodeBiasGrad, encodeResidualAdd } from '../../src/gpu/bias-residual.ts';
 import { closeness, randomTensor, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { scoreHeadBackward, scoreHeadForward } from '../../src/model/ops/scoreHead.ts';
+import { scoreHeadBackward, scoreHeadForward } from '../../src/model/ops/score-head.ts';
 import { readFloat32, uploadBuffer, zerosBuffer } from '../../src/gpu/buffers.ts';
 import { submit } from '../../src/gpu/kernel.ts';
-import { encodeScoreHeadBackward, encodeScoreHeadForward } from '../../src/gpu/scoreHead.ts';
+import { encodeScoreHeadBackward, encodeScoreHeadForward } from '../../src/gpu/score-head.ts';
 import { closeness, randomTensor, seededRandom } from '../unit/ops/random.ts';
 import { expectNoGpuError, testDevice } from './dawn.ts';
 

@@ -5,9 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { job, openSandbox, tinyFiles, type SandboxSession } from './harness';
-import type { SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol';
-import { workBudgetFor } from '../../src/sandbox-pyodide/work-rule';
+import { job, openSandbox, tinyFiles, type SandboxSession } from './harness.ts';
+import type { SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol.ts';
+import { workBudgetFor } from '../../src/sandbox-pyodide/work-rule.ts';
 
 // A fixed amount of work: toolkit models fitted on a small task plus a pure-Python loop, with
 // predictions written at the end (so an ok result is gradable).

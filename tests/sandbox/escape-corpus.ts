@@ -8,10 +8,10 @@
 // label searches do find labels leaked into a job.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { builtWorkerScript, harnessPool, job, taskFiles, type SandboxSession } from './harness';
-import { bridgeImportProgram, type Canary } from '../e2e/canary';
-import type { SandboxFiles } from '../../src/sandbox-pyodide/protocol';
-import { SANDBOX_WORKER_CSP } from '../../src/sandbox-pyodide/worker-csp';
+import { builtWorkerScript, harnessPool, job, taskFiles, type SandboxSession } from './harness.ts';
+import { bridgeImportProgram, type Canary } from '../e2e/canary.ts';
+import type { SandboxFiles } from '../../src/sandbox-pyodide/protocol.ts';
+import { SANDBOX_WORKER_CSP } from '../../src/sandbox-pyodide/worker-csp.ts';
 
 // A suite task whose hidden test labels the page holds while the corpus runs on its inputs.
 const LABEL_TASK = 'vega_cars';

@@ -3,9 +3,9 @@
 // header-less host (tests/e2e/static-host.test.ts) and on a host with the isolation headers only
 // (tests/e2e/isolation-only-host.test.ts).
 import { describe } from 'vitest';
-import { corpusHolds } from './escape-corpus';
-import { openSandbox } from './harness';
-import { startCanary } from '../e2e/canary';
+import { corpusHolds } from './escape-corpus.ts';
+import { openSandbox } from './harness.ts';
+import { startCanary } from '../e2e/canary.ts';
 
 describe('sandbox escape corpus, on the project\'s own server', () => {
   corpusHolds(async () => {

@@ -1,8 +1,8 @@
 // Faults a program can cause, each run through the real browser sandbox: every one must end in
 // time with the right status, and the pool must keep serving correct results afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness';
-import { backstopMsFor, type SandboxResult } from '../../src/sandbox-pyodide/protocol';
+import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness.ts';
+import { backstopMsFor, type SandboxResult } from '../../src/sandbox-pyodide/protocol.ts';
 
 const TIMEOUT = 1500;
 // Generous: on a loaded 2-core CI machine the interrupted worker can take most of a second to unwind

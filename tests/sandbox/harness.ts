@@ -3,11 +3,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, serveDist, type Served } from '../e2e/browser';
-import type { PoolOptions, PoolStats } from '../../src/sandbox-pyodide/pool';
-import type { SandboxFiles, SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol';
-import { programInputs } from '../../src/tasks/task-builder';
-import type { TaskMeta } from '../../src/tasks/task-types';
+import { launchChromium, serveDist, type Served } from '../e2e/browser.ts';
+import type { PoolOptions, PoolStats } from '../../src/sandbox-pyodide/pool.ts';
+import type { SandboxFiles, SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol.ts';
+import { programInputs } from '../../src/tasks/task-builder.ts';
+import type { TaskMeta } from '../../src/tasks/task-types.ts';
 
 export interface SandboxSession {
   served: Served;

@@ -6,8 +6,8 @@
 // that the same comparison does see the poisoning, so this test can fail.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSandbox, type SandboxSession } from './harness';
-import type { SandboxFiles, SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol';
+import { openSandbox, type SandboxSession } from './harness.ts';
+import type { SandboxFiles, SandboxJob, SandboxResult } from '../../src/sandbox-pyodide/protocol.ts';
 
 const MARKER = `HONEST_${randomBytes(6).toString('hex')}`;
 // What attacks keep of their own: it must not show up in a later job either.

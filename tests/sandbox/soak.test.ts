@@ -5,7 +5,7 @@
 // under work rule 2). The kill schedule comes from a seeded generator, so a failure can be replayed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/primitives/random.ts';
-import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness';
+import { job, MEAN_PROGRAM, openSandbox, type SandboxSession } from './harness.ts';
 
 const RUNS = Number(process.env.SANDBOX_SOAK_RUNS ?? 40);
 

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { job, openSandbox, type SandboxSession } from './harness';
-import { VERIFIER_LIMITS, verifierRequest, verifierTimeoutMs } from '../../src/training/static-checks';
+import { job, openSandbox, type SandboxSession } from './harness.ts';
+import { VERIFIER_LIMITS, verifierRequest, verifierTimeoutMs } from '../../src/training/static-checks.ts';
 
 const SOURCE = readFileSync(resolve(import.meta.dirname, '../../src/sandbox-pyodide/python/static_check.py'), 'utf8');
 const GOOD = 'import toolkit as tk\nm = tk.Ridge(alpha=1.0)\n';

@@ -5,10 +5,10 @@
 // nothing here depends on the machine's load. And C code that never looks for an interrupt is
 // stopped by the meter itself: a timeout, not a run left to the wall-clock backstop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { job, openSandbox, taskFiles, tinyFiles, type SandboxSession } from './harness';
-import type { SandboxFiles, SandboxJob } from '../../src/sandbox-pyodide/protocol';
-import { WORK_RULE, WORK_RULES, type WorkRule } from '../../src/sandbox-pyodide/work-rule';
-import { WORK_REFERENCE } from '../../src/sandbox-pyodide/work-reference';
+import { job, openSandbox, taskFiles, tinyFiles, type SandboxSession } from './harness.ts';
+import type { SandboxFiles, SandboxJob } from '../../src/sandbox-pyodide/protocol.ts';
+import { WORK_RULE, WORK_RULES, type WorkRule } from '../../src/sandbox-pyodide/work-rule.ts';
+import { WORK_REFERENCE } from '../../src/sandbox-pyodide/work-reference.ts';
 
 const reference = WORK_REFERENCE;
 const RATE = WORK_RULES[WORK_RULE].unitsPerSecond;

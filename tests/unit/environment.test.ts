@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adapterName, crossOriginIsolationCheck, webgpuCheck } from '../../src/ui/environment';
+import { adapterName, crossOriginIsolationCheck, webgpuCheck } from '../../src/ui/environment.ts';
 
 describe('start-up checks shown on the page', () => {
   it('reports isolation, and says how to fix it when missing', () => {

@@ -6,11 +6,11 @@
 //
 // The training pass runs it over all B*T rows with causal attention and keeps every activation for
 // the backward; the decoder's prefill is that same pass. (A token step of the decoder runs the block
-// as two fused kernels instead: src/gpu/decodeQkv.ts, src/gpu/decodeAttnMlp.ts.)
+// as two fused kernels instead: src/gpu/decode-qkv.ts, src/gpu/decode-attn-mlp.ts.)
 
 import { mlpWidth } from '../../model/config.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
-import { encodeBiasAdd, encodeResidualAdd } from '../../gpu/biasResidual.ts';
+import { encodeBiasAdd, encodeResidualAdd } from '../../gpu/bias-residual.ts';
 import { encodeGeluForward } from '../../gpu/gelu.ts';
 import { encodeLayerNormForward } from '../../gpu/layernorm.ts';
 import { encodeMatmul } from '../../gpu/matmul.ts';

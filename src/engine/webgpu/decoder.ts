@@ -2,7 +2,7 @@
 // prefill (the training forward over the right-padded prompts; its keys and values go to the caches),
 // then token steps, each a fixed list of fused kernels (2 a layer, the head, the sampler) recorded
 // into a compute pass with the same bind groups every step. Positions, input tokens and the stop
-// state live per sequence on the GPU (src/gpu/kernels/decode_state.wgsl): the sampled token is fed
+// state live per sequence on the GPU (src/gpu/kernels/decode-state.wgsl): the sampled token is fed
 // back there, so the host only submits, checks every few steps whether all sequences have finished,
 // and reads the tokens and their log-probs at the end. Every sequence has its own seeded generator and
 // uses exactly one uniform per generated token, as the reference sampler (src/model/sampling.ts)
@@ -12,12 +12,12 @@ import { mlpWidth } from '../../model/config.ts';
 import type { Uniform } from '../../model/init.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
 import { encodeReadback, writeBuffer } from '../../gpu/buffers.ts';
-import { decodeAttnMlpKernel } from '../../gpu/decodeAttnMlp.ts';
-import { decodeLogitsKernel } from '../../gpu/decodeLogits.ts';
-import { decodeQkvKernel } from '../../gpu/decodeQkv.ts';
-import type { DecodeDims } from '../../gpu/decodeRow.ts';
+import { decodeAttnMlpKernel } from '../../gpu/decode-attn-mlp.ts';
+import { decodeLogitsKernel } from '../../gpu/decode-logits.ts';
+import { decodeQkvKernel } from '../../gpu/decode-qkv.ts';
+import type { DecodeDims } from '../../gpu/decode-row.ts';
 import { type Dispatch, encodeDispatches } from '../../gpu/kernel.ts';
-import { kvFillKernel } from '../../gpu/kvCache.ts';
+import { kvFillKernel } from '../../gpu/kv-cache.ts';
 import { NO_STOP_TOKEN, samplingKernel } from '../../gpu/sampling.ts';
 import type { GpuModel } from './gpu-model.ts';
 import { encodeForward } from './training-pass.ts';

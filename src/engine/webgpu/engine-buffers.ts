@@ -27,7 +27,7 @@ export interface DecodeBuffers<T> {
   x: T; q: T;
   /** one token step's logits [maxB, V] */
   logits: T;
-  /** RowState of each sequence (src/gpu/kernels/decode_state.wgsl), 4 u32 a row */
+  /** RowState of each sequence (src/gpu/kernels/decode-state.wgsl), 4 u32 a row */
   state: T;
   /** the uniforms of every step: [contextLength, B] for a call of B sequences */
   uniforms: T;

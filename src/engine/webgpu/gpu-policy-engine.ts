@@ -19,10 +19,10 @@ import type {
 import type { OptimizerState } from '../optimizer-state.ts';
 import { rlCoefficients, rlNeedsLogProbs, sftCoefficients } from '../token-coefficients.ts';
 import { encodeAdamW, encodeGlobalNorm } from '../../gpu/adamw.ts';
-import { encodeResidualAdd } from '../../gpu/biasResidual.ts';
+import { encodeResidualAdd } from '../../gpu/bias-residual.ts';
 import { readFloat32, writeBuffer } from '../../gpu/buffers.ts';
 import { encodeMatmul } from '../../gpu/matmul.ts';
-import { encodeScoreHeadBackward, encodeScoreHeadForward } from '../../gpu/scoreHead.ts';
+import { encodeScoreHeadBackward, encodeScoreHeadForward } from '../../gpu/score-head.ts';
 import { decodeBatch, type DecodedSequence } from './decoder.ts';
 import { GpuModel, type GpuModelOptions } from './gpu-model.ts';
 import { copyFloats, slice } from './tensor-slice.ts';

@@ -6,8 +6,8 @@
 import { headDim, mlpWidth } from '../../model/config.ts';
 import { layerViewNames } from '../../model/parameter-layout.ts';
 import { encodeAttentionBackward, encodeAttentionForward } from '../../gpu/attention.ts';
-import { encodeBiasGrad, encodeResidualAdd } from '../../gpu/biasResidual.ts';
-import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../../gpu/crossEntropy.ts';
+import { encodeBiasGrad, encodeResidualAdd } from '../../gpu/bias-residual.ts';
+import { encodeCrossEntropyBackward, encodeCrossEntropyForward } from '../../gpu/cross-entropy.ts';
 import { encodeEmbeddingBackward, encodeEmbeddingForward } from '../../gpu/embedding.ts';
 import { encodeGeluBackward } from '../../gpu/gelu.ts';
 import { encodeLayerNormBackward, encodeLayerNormForward } from '../../gpu/layernorm.ts';

@@ -2,7 +2,7 @@
 
 struct Params { n: u32, _a: u32, _b: u32, _c: u32 }
 
-// Prelude: the wrapper prepends tanh_gelu.wgsl (gelu, tanhStable, GELU_S, GELU_K).
+// Prelude: the wrapper prepends tanh-gelu.wgsl (gelu, tanhStable, GELU_S, GELU_K).
 
 fn index(gid: vec3<u32>, nwg: vec3<u32>) -> u32 { return gid.x + gid.y * nwg.x * 256u; }
 

@@ -6,8 +6,8 @@
 // Same candidate order as src/model/ops/sampling.ts. The log-prob is that of the token under the
 // distribution it was drawn from (tempered, top-k; 0 when greedy), as sampleFromLogits gives it.
 // The token goes to the row's history slot [step, rows] as (token, bitcast log-prob) and into the row's
-// state as the next input; a finished row (decode_state.wgsl) is left alone.
-// Prelude: decode_state.wgsl.
+// state as the next input; a finished row (decode-state.wgsl) is left alone.
+// Prelude: decode-state.wgsl.
 
 struct Params { rows: u32, V: u32, topK: u32, temperature: f32, stride: u32, stop: u32, _a: u32, _b: u32 }
 

@@ -1,12 +1,12 @@
 // This project's measured results, as `npm run experiment` summarised them (results/<name>/summary.json,
 // published to /results/ at build time). Only reads and selects: every number comes from the file.
-import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate';
-import type { ClaimResult } from '../../experiments/claims';
-import type { MeanInterval } from '../../experiments/interval';
-import { decidedDigits } from '../../experiments/report';
-import type { RerunComparison } from '../../experiments/rerun';
-import { curveGapTrend, type CurveGapTrend } from '../../experiments/controls-table';
-import { breakEvenFromRatios, familyDetectable, largerSftAgainstSft, mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type BreakEven, type DecidedTest, type PrimaryDetectable, type RowProgress, type TestDetectable } from '../../experiments/main-table';
+import type { CurveRow, MetricKey, PresetSummary, PairedComparison } from '../../experiments/aggregate.ts';
+import type { ClaimResult } from '../../experiments/claims.ts';
+import type { MeanInterval } from '../../experiments/interval.ts';
+import { decidedDigits } from '../../experiments/report.ts';
+import type { RerunComparison } from '../../experiments/rerun.ts';
+import { curveGapTrend, type CurveGapTrend } from '../../experiments/controls-table.ts';
+import { breakEvenFromRatios, familyDetectable, largerSftAgainstSft, mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type BreakEven, type DecidedTest, type PrimaryDetectable, type RowProgress, type TestDetectable } from '../../experiments/main-table.ts';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';

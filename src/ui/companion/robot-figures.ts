@@ -3,7 +3,7 @@
 // and the committed BC policy's report). Only reads and selects: every number of ours comes from a file.
 
 /** The paper's embodied rows (one source: src/experiments/robot-table.ts, which the table's report reads too). */
-export { PAPER_TABLE_3 as PAPER_ROBOT_ROWS, type PaperRobotRow } from '../../experiments/robot-table';
+export { PAPER_TABLE_3 as PAPER_ROBOT_ROWS, type PaperRobotRow } from '../../experiments/robot-table.ts';
 
 export interface ProgressSet {
   rollouts: number;

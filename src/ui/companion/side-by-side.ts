@@ -1,8 +1,8 @@
 // Section 6's one table: each of our measured rows beside the paper's row it reproduces, then the
 // paper's rows we have no counterpart for. Only pairs rows up; every number comes from the committed
 // summary (ours) or paper-results.ts (theirs).
-import { ourRows, type ExperimentSummary, type OurRow } from './our-results';
-import { PAPER_COUNTERPART, paperOnlyRows, type PaperRow } from './paper-results';
+import { ourRows, type ExperimentSummary, type OurRow } from './our-results.ts';
+import { PAPER_COUNTERPART, paperOnlyRows, type PaperRow } from './paper-results.ts';
 
 export interface SideBySideRow {
   /** what the row is, in words */

@@ -1,6 +1,6 @@
 // The companion's controls in the URL: the synthetic world model's settings under a section's
 // prefix (db.shape, dn.noise, ...), read back within the ranges its sliders allow.
-import { router } from '../route.svelte';
+import { router } from '../route.svelte.ts';
 import { BIAS_SHAPES, type SyntheticWorldModel } from './sim-world-model.ts';
 
 /** The sliders' ranges, shared by the controls and the URL reader. */

@@ -1,11 +1,11 @@
 // The Playground's grading side: runs on the page's main thread, where the task's hidden labels are
 // loaded; the sandbox worker only ever saw the program and the three input files. A run that fails
 // or writes invalid predictions scores 0 when there is a leaderboard (the grader's trueScore rule).
-import type { Leaderboard } from '../../tasks/leaderboard';
-import type { Medal } from '../../tasks/medals';
-import type { TaskRegistry } from '../../tasks/task-registry';
-import type { SandboxResult } from '../../sandbox-pyodide/protocol';
-import { gradeRun, runReward } from '../../sandbox-pyodide/run-grade';
+import type { Leaderboard } from '../../tasks/leaderboard.ts';
+import type { Medal } from '../../tasks/medals.ts';
+import type { TaskRegistry } from '../../tasks/task-registry.ts';
+import type { SandboxResult } from '../../sandbox-pyodide/protocol.ts';
+import { gradeRun, runReward } from '../../sandbox-pyodide/run-grade.ts';
 
 export interface RunOutcome {
   result: SandboxResult;

@@ -1,7 +1,7 @@
 // The Playground's sandbox pool, created on the first run only (start-up costs seconds and ~30 MB
 // per worker). Start-up progress is read from the pool's own stats while it starts, so what the
 // page shows is the pool's real state, not a guess.
-import { SandboxPool, type PoolOptions } from '../../sandbox-pyodide/pool';
+import { SandboxPool, type PoolOptions } from '../../sandbox-pyodide/pool.ts';
 
 export type PoolPhase = 'runtime' | 'snapshot' | 'workers' | 'ready';
 

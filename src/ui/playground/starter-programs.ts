@@ -1,7 +1,7 @@
 // The Playground's program menu: a few of the trusted reference programs for a task type, from the
 // constant baseline to boosting, so a user starts from code that follows the program contract.
-import { referencePrograms, type ReferenceProgram } from '../../sandbox-pyodide/reference-programs';
-import type { MetricName, TaskType } from '../../tasks/task-types';
+import { referencePrograms, type ReferenceProgram } from '../../sandbox-pyodide/reference-programs.ts';
+import type { MetricName, TaskType } from '../../tasks/task-types.ts';
 
 export interface StarterProgram {
   id: string;

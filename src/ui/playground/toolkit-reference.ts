@@ -2,9 +2,9 @@
 // model classes of the current task type with the hyperparameters worth trying. The classes and
 // values come from the reference population's own table (programFamilies), and a unit test checks
 // that every name here is one the toolkit exports, so the page cannot name what the sandbox lacks.
-import { PREPROCESSING, programFamilies } from '../../sandbox-pyodide/reference-programs';
-import { pythonLiteral } from '../../pipeline/program-composer';
-import type { TaskType } from '../../tasks/task-types';
+import { PREPROCESSING, programFamilies } from '../../sandbox-pyodide/reference-programs.ts';
+import { pythonLiteral } from '../../pipeline/program-composer.ts';
+import type { TaskType } from '../../tasks/task-types.ts';
 
 export interface ToolkitHelper {
   /** The call as a program writes it. */

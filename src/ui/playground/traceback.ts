@@ -4,7 +4,7 @@
 // outermost caller, so every frame above the program's first one is the runner's; those go, and the
 // program's frames (with the editor's line numbers: the source runs as sent) and the library frames
 // it called stay. The raw text stays with the result, for the "full traceback" view.
-import { PROGRAM_FILE } from '../../sandbox-pyodide/protocol';
+import { PROGRAM_FILE } from '../../sandbox-pyodide/protocol.ts';
 
 const HEADER = 'Traceback (most recent call last):';
 /** A stack frame: `  File "<file>", line N, in <function>`. A SyntaxError's location line has no `, in`. */

@@ -4,10 +4,10 @@
 // program. The worker and the committed models load on the first run only. The score is also read
 // onto the authors' status ladder (the committed ladder-reading.json): the status and quality bucket
 // the score stands for, as the authors' world model answers.
-import { loadCommittedModels, loadLadderReading } from '../../app/models';
-import type { LadderGuess, LadderReading } from '../../pipeline/ladder-reading';
-import { startWorldModelWorker, type WorldModelWorkerHandle } from '../../workers/world-model-client';
-import type { WorldModelBackend } from '../../workers/world-model-api';
+import { loadCommittedModels, loadLadderReading } from '../../app/models.ts';
+import type { LadderGuess, LadderReading } from '../../pipeline/ladder-reading.ts';
+import { startWorldModelWorker, type WorldModelWorkerHandle } from '../../workers/world-model-client.ts';
+import type { WorldModelBackend } from '../../workers/world-model-api.ts';
 
 export interface WorldModelGuess {
   /** Raw predicted percentile s in (0, 1): no calibration here (that needs anchors from a run). */

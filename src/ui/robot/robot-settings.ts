@@ -1,12 +1,12 @@
 // The robot view's settings and their place in the URL (#/train?domain=robot&r.task=...): every key
 // carries the `r.` prefix so that it never collides with the coding Train view's keys (seed, temp).
 // A hand-edited value out of range falls back to its default; defaults are left out of the URL.
-import { readChoice, readNumber, settingsParams } from '../url-state';
-import { DENSE_REWARD_MODES, type DenseRewardMode } from '../../embodied/shaping';
-import { ALL_TASKS, taskById } from '../../embodied/tasks';
-import { initialScene, type StateSplit } from '../../embodied/layout';
-import { demonstrate, type Episode } from '../../embodied/rollout';
-import { deriveSeed } from '../../primitives/random';
+import { readChoice, readNumber, settingsParams } from '../url-state.ts';
+import { DENSE_REWARD_MODES, type DenseRewardMode } from '../../embodied/shaping.ts';
+import { ALL_TASKS, taskById } from '../../embodied/tasks.ts';
+import { initialScene, type StateSplit } from '../../embodied/layout.ts';
+import { demonstrate, type Episode } from '../../embodied/rollout.ts';
+import { deriveSeed } from '../../primitives/random.ts';
 
 export type RolloutSource = 'expert' | 'policy';
 export const ROLLOUT_SOURCES: readonly RolloutSource[] = ['expert', 'policy'];

@@ -2,9 +2,9 @@
 // fusion), the seed, B, G, lr and the number of steps. Sizes default small (B 4 x G 4 = 16 rollouts
 // of up to 96 actions a step) so a step on a CPU in the page takes seconds to a minute, not the
 // headless base's B 8. Bad input gets a sentence naming the field, and builds nothing.
-import { ROBOT_BASE, ROBOT_PRESETS, robotPresetConfig, type RobotPresetId } from '../../embodied/robot-presets';
-import { validateRobotTrainerConfig, type RobotTrainerConfig } from '../../embodied/robot-trainer';
-import { readChoice, readNumber, settingsParams } from '../url-state';
+import { ROBOT_BASE, ROBOT_PRESETS, robotPresetConfig, type RobotPresetId } from '../../embodied/robot-presets.ts';
+import { validateRobotTrainerConfig, type RobotTrainerConfig } from '../../embodied/robot-trainer.ts';
+import { readChoice, readNumber, settingsParams } from '../url-state.ts';
 
 /** The presets that train (robot-sft is the starting policy itself: Evaluate shows it before a run starts). */
 export const TRAINABLE_ROBOT_PRESETS = ROBOT_PRESETS.filter((p) => p.switchesFrom !== null);

@@ -1,8 +1,8 @@
 // What the robot train panel draws of its steps, as pure functions: per step the training success of
 // the step's rollouts, the mean dense reward s and (with debiasing) the mean calibrated reward g(s);
 // the method's numbers of a step; and the step's rollouts grouped by initial state.
-import type { RobotRollout, RobotStepRecord } from '../../embodied/robot-trainer';
-import { meanOrNull as mean } from '../../primitives/mean';
+import type { RobotRollout, RobotStepRecord } from '../../embodied/robot-trainer.ts';
+import { meanOrNull as mean } from '../../primitives/mean.ts';
 
 export interface RobotStepPoint {
   /** 1 for the run's first step (records count from 0). */

@@ -1,8 +1,8 @@
 // What the robot view draws of a rollout, as pure functions: a frame as canvas pixels, the progress
 // model's 8 scores placed at the steps they score, and the dense reward each shaping mode makes of them.
-import { clampProgress } from '../../embodied/progress-frames';
-import type { Frame } from '../../embodied/renderer';
-import { denseReward, frameIndices, type DenseRewardMode } from '../../embodied/shaping';
+import { clampProgress } from '../../embodied/progress-frames.ts';
+import type { Frame } from '../../embodied/renderer.ts';
+import { denseReward, frameIndices, type DenseRewardMode } from '../../embodied/shaping.ts';
 
 /** An RGB frame as RGBA pixels for ImageData (opaque). */
 export function frameRgba(frame: Frame): Uint8ClampedArray<ArrayBuffer> {

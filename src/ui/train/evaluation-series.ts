@@ -1,9 +1,9 @@
 // Held-out evaluations along a run as the Train view plots them: avg@k (percentile x 100) after
 // each evaluated step with a 95% Student-t interval over the held-out tasks, and the SFT policy's
 // (the evaluation before step 1) as the baseline line. Pure, so it is tested without a browser.
-import type { RunEvaluation } from '../../app/run-store';
-import { tInterval } from '../../experiments/interval';
-import type { Point } from './run-series';
+import type { RunEvaluation } from '../../app/run-store.ts';
+import { tInterval } from '../../experiments/interval.ts';
+import type { Point } from './run-series.ts';
 
 export interface EvaluationPoint {
   step: number;

@@ -1,7 +1,7 @@
 // The programs of a sampling call as the page shows them while the policy writes them: each
 // finished program's text, the one being written, the counts. Folded from the session's
 // SamplingEvents; pure, so it is tested without a browser.
-import type { SamplingEvent } from '../../app/create-trainer';
+import type { SamplingEvent } from '../../app/create-trainer.ts';
 
 /** One sampling call seen so far: every finished program's text, and the one being written. */
 export interface LiveSampling {

@@ -2,8 +2,8 @@
 // model to fuse, calibrate or measure, a world-model-only run has no anchors, an ablation turns a
 // correction off, and the two calibrators refit on different rules. Empty charts without a word
 // read as a broken page; these sentences say why a panel is empty or what its curve is.
-import type { TrainerConfig } from '../../training/trainer';
-import { gateOf } from '../../training/trainer';
+import type { TrainerConfig } from '../../training/trainer.ts';
+import { gateOf } from '../../training/trainer.ts';
 
 export interface PanelPlan {
   streams: 'all-real' | 'world-model-only' | 'mixed';

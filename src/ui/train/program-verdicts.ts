@@ -2,8 +2,8 @@
 // and quality that s stands for on the authors' ladder (the committed reading, the Playground's), and
 // the compile check. The two side by side show where the world model knows less than compile():
 // a program that does not compile but reads as 'valid'.
-import type { LadderReading } from '../../pipeline/ladder-reading';
-import type { GroupRecord } from '../../training/trainer';
+import type { LadderReading } from '../../pipeline/ladder-reading.ts';
+import type { GroupRecord } from '../../training/trainer.ts';
 
 export interface ProgramVerdict {
   /** The ladder's reading of s ('valid · mid', 'runtime error'), 'not scored' where a gate stopped the program, null without a score or a reading. */

@@ -1,8 +1,8 @@
 // Turns the StepRecords of a live run into chart series. Pure, so the view stays thin and the
 // mapping is tested without a browser. Steps are numbered from 1 on screen (records count from 0).
-import type { StepRecord } from '../../training/trainer';
-import type { CostComponent } from '../../training/cost';
-import { anchorUpdateShare } from '../../training/update-share';
+import type { StepRecord } from '../../training/trainer.ts';
+import type { CostComponent } from '../../training/cost.ts';
+import { anchorUpdateShare } from '../../training/update-share.ts';
 
 export type Point = readonly [number, number];
 

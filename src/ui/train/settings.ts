@@ -1,9 +1,9 @@
 // The Train view's settings: what the form edits, the range of every number in it, and the
 // TrainerConfig they make. Pure, so the view stays thin and the rules are unit-tested.
-import { BASE_CONFIG, PRESETS, presetConfig, type PresetId } from '../../training/presets';
-import { gateOf, validateTrainerConfig, type TrainerConfig } from '../../training/trainer';
-import { withAnchorShare } from '../../training/anchor-share';
-import { problemsOf, type NumberSpec } from '../fields';
+import { BASE_CONFIG, PRESETS, presetConfig, type PresetId } from '../../training/presets.ts';
+import { gateOf, validateTrainerConfig, type TrainerConfig } from '../../training/trainer.ts';
+import { withAnchorShare } from '../../training/anchor-share.ts';
+import { problemsOf, type NumberSpec } from '../fields.ts';
 
 export type PolicyBackend = 'auto' | 'cpu' | 'webgpu';
 export type WorldModelBackend = 'auto' | 'wasm' | 'webgpu';

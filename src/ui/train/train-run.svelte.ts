@@ -2,16 +2,16 @@
 // so switching to another view neither stops nor drops the run (the loop keeps going in the
 // background and the view shows its live state when it is opened again). After every step the run
 // is written to the store's autosave slot, so a reload can offer to resume it where it was.
-import type { TrainerSession, TrainerState } from '../../app/create-trainer';
-import type { TrainerRuntime } from '../../app/trainer-runtime';
-import { liveSampling, type LiveSampling } from './live-sampling';
-import { ProgressTracker, type Activity } from '../../app/progress';
-import { AUTOSAVE_ID, RunStore, type RunEvaluation, type SavedRun, type SavedRunSummary } from '../../app/run-store';
-import { parseRunFile, runFileText, type RunFileContent } from '../../app/run-file';
-import type { EvaluationResult } from '../../training/evaluate';
-import type { LadderReading } from '../../pipeline/ladder-reading';
-import type { StepRecord, TrainerCheckpoint, TrainerConfig } from '../../training/trainer';
-import { configOf, defaultSettings, preparedBatch, settingsOfConfig, type TrainSettings } from './settings';
+import type { TrainerSession, TrainerState } from '../../app/create-trainer.ts';
+import type { TrainerRuntime } from '../../app/trainer-runtime.ts';
+import { liveSampling, type LiveSampling } from './live-sampling.ts';
+import { ProgressTracker, type Activity } from '../../app/progress.ts';
+import { AUTOSAVE_ID, RunStore, type RunEvaluation, type SavedRun, type SavedRunSummary } from '../../app/run-store.ts';
+import { parseRunFile, runFileText, type RunFileContent } from '../../app/run-file.ts';
+import type { EvaluationResult } from '../../training/evaluate.ts';
+import type { LadderReading } from '../../pipeline/ladder-reading.ts';
+import type { StepRecord, TrainerCheckpoint, TrainerConfig } from '../../training/trainer.ts';
+import { configOf, defaultSettings, preparedBatch, settingsOfConfig, type TrainSettings } from './settings.ts';
 
 export type RunPhase = 'idle' | 'starting' | TrainerState;
 
@@ -85,7 +85,7 @@ class TrainRun {
     if (this.session || this.ahead) return;
     const { policyBackend, worldModelBackend } = this.settings;
     const maxBatch = preparedBatch(this.settings);
-    this.ahead = import('../../app/trainer-runtime')
+    this.ahead = import('../../app/trainer-runtime.ts')
       .then((m) => m.startTrainerRuntime({ policyBackend, worldModelBackend, progress: this.progress, maxBatch }))
       .catch(() => null);
   };
@@ -97,7 +97,7 @@ class TrainRun {
   private async openSession(config: TrainerConfig, checkpoint?: TrainerCheckpoint): Promise<TrainerSession> {
     this.phase = 'starting';
     if (!checkpoint) await this.keepAutosaved();
-    const { createTrainer } = await import('../../app/create-trainer');
+    const { createTrainer } = await import('../../app/create-trainer.ts');
     const { policyBackend, worldModelBackend } = this.settings;
     const runtime = this.ahead ? await this.ahead : null;
     this.ahead = null;
@@ -136,7 +136,7 @@ class TrainRun {
   private loadLadder(): void {
     if (this.ladder !== null) return;
     this.ladder = 'loading the ladder reading';
-    void import('../../app/models')
+    void import('../../app/models.ts')
       .then((m) => m.loadLadderReading())
       .then(
         (r) => (this.ladder = r ?? 'the models folder has no ladder reading'),

@@ -3,8 +3,8 @@
 // base path, and leave other origins' requests alone.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ISOLATION_HEADERS, isolationServiceWorkerSource } from '../../../src/app/static-host';
-import { SANDBOX_WORKER_CSP } from '../../../src/sandbox-pyodide/worker-csp';
+import { ISOLATION_HEADERS, isolationServiceWorkerSource } from '../../../src/app/static-host.ts';
+import { SANDBOX_WORKER_CSP } from '../../../src/sandbox-pyodide/worker-csp.ts';
 
 type FetchHandler = (event: { request: Request; respondWith(r: Promise<Response>): void }) => void;
 

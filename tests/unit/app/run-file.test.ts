@@ -2,10 +2,10 @@
 // other file refused with a message that says why (and only with that kind of error).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRunFile, runFileText, RunFileError, type RunFileContent } from '../../../src/app/run-file';
-import { emptyCost } from '../../../src/training/cost';
-import { presetConfig } from '../../../src/training/presets';
-import type { TrainerCheckpoint } from '../../../src/training/trainer';
+import { parseRunFile, runFileText, RunFileError, type RunFileContent } from '../../../src/app/run-file.ts';
+import { emptyCost } from '../../../src/training/cost.ts';
+import { presetConfig } from '../../../src/training/presets.ts';
+import type { TrainerCheckpoint } from '../../../src/training/trainer.ts';
 
 function run(): RunFileContent {
   const config = presetConfig('wmrl', { steps: 3, groupsPerStep: 2, groupSize: 2, seed: 7 });

@@ -6,8 +6,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_CSV_BYTES } from '../../../src/tasks/text-files';
-import { REPO_ROOT, runCli } from '../../run-cli';
+import { MAX_CSV_BYTES } from '../../../src/tasks/text-files.ts';
+import { REPO_ROOT, runCli } from '../../run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wmrl-csv-size-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

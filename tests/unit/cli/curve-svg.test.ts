@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { curveSvg } from '../../../src/cli/curve-svg';
-import { tInterval } from '../../../src/experiments/interval';
-import type { CurveRow } from '../../../src/experiments/aggregate';
+import { curveSvg } from '../../../src/cli/curve-svg.ts';
+import { tInterval } from '../../../src/experiments/interval.ts';
+import type { CurveRow } from '../../../src/experiments/aggregate.ts';
 
 const row = (preset: string, step: number, held: number[], busy: number[]): CurveRow => ({ preset, step, heldOut: tInterval(held), busySeconds: tInterval(busy) });
 

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/cli/cli-input';
-import { readRunJson, writeFileWhole } from '../../../src/cli/run-files';
+import { InputError } from '../../../src/cli/cli-input.ts';
+import { readRunJson, writeFileWhole } from '../../../src/cli/run-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wmrl-run-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

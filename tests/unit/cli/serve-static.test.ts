@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeRequestPath, serveDistStatic, type ServedDist } from '../../../src/cli/browser-session';
+import { decodeRequestPath, serveDistStatic, type ServedDist } from '../../../src/cli/browser-session.ts';
 
 /** GET with the path sent exactly as written (fetch would normalise it). */
 function get(url: string, rawPath: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {

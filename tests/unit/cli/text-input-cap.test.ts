@@ -5,7 +5,7 @@ import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError, MAX_TEXT_INPUT_BYTES, readInput } from '../../../src/cli/cli-input';
+import { InputError, MAX_TEXT_INPUT_BYTES, readInput } from '../../../src/cli/cli-input.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wmrl-text-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { claimsRan, curveLines, defaultEntry, finishedOfPlanned, formatInterval, formatSigned, ourRows, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
-import { decideMainTable, largerSftAgainstSft, MAIN_TABLE_ROWS, mainTableProgress } from '../../../src/experiments/main-table';
-import { curveRows } from '../../../src/experiments/aggregate';
-import { curveGapTrend } from '../../../src/experiments/controls-table';
-import { evaluateClaims } from '../../../src/experiments/claims';
-import { evaluation, run } from '../experiments/run-fixtures';
+import { claimsRan, curveLines, defaultEntry, finishedOfPlanned, formatInterval, formatSigned, ourRows, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results.ts';
+import { decideMainTable, largerSftAgainstSft, MAIN_TABLE_ROWS, mainTableProgress } from '../../../src/experiments/main-table.ts';
+import { curveRows } from '../../../src/experiments/aggregate.ts';
+import { curveGapTrend } from '../../../src/experiments/controls-table.ts';
+import { evaluateClaims } from '../../../src/experiments/claims.ts';
+import { evaluation, run } from '../experiments/run-fixtures.ts';
 
 /** A trained run evaluated at steps 5..20 (the plan's endpoint averages those checkpoints). */
 function trained(preset: string, seed: number, avg: number) {
@@ -12,7 +12,7 @@ function trained(preset: string, seed: number, avg: number) {
   r.curve = [5, 10, 15, 20].map((step) => ({ step, trainingBusyMs: 0, avgAtK: avg, evaluation: evaluation(avg) }));
   return r;
 }
-import { tInterval } from '../../../src/experiments/interval';
+import { tInterval } from '../../../src/experiments/interval.ts';
 
 describe("the companion's table of our results", () => {
   it('shows mean and interval, or the mean alone for one seed', () => {

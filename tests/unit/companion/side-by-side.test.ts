@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runScale, sideBySide } from '../../../src/ui/companion/side-by-side';
-import { PAPER_MAIN_TABLE } from '../../../src/ui/companion/paper-results';
-import type { ExperimentSummary } from '../../../src/ui/companion/our-results';
-import { tInterval } from '../../../src/experiments/interval';
+import { runScale, sideBySide } from '../../../src/ui/companion/side-by-side.ts';
+import { PAPER_MAIN_TABLE } from '../../../src/ui/companion/paper-results.ts';
+import type { ExperimentSummary } from '../../../src/ui/companion/our-results.ts';
+import { tInterval } from '../../../src/experiments/interval.ts';
 
 const summary = (command: string, presets: [string, number[]][]): ExperimentSummary => ({
   format: 'wmrl-experiment-summary', version: 1, command,

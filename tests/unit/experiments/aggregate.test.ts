@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { curveRows, METRICS, pairedComparison, runMetrics, summarisePresets } from '../../../src/experiments/aggregate';
-import { csvValue, runsCsv } from '../../../src/experiments/csv';
-import { parseCsvRecords, writeCsv } from '../../../src/tasks/csv';
-import { formatInterval, renderReport } from '../../../src/experiments/report';
-import { isRunResult, runFileName, trimRecord, SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
-import { cost, evaluation, run } from './run-fixtures';
-import type { StepRecord } from '../../../src/training/trainer';
+import { curveRows, METRICS, pairedComparison, runMetrics, summarisePresets } from '../../../src/experiments/aggregate.ts';
+import { csvValue, runsCsv } from '../../../src/experiments/csv.ts';
+import { parseCsvRecords, writeCsv } from '../../../src/tasks/csv.ts';
+import { formatInterval, renderReport } from '../../../src/experiments/report.ts';
+import { isRunResult, runFileName, trimRecord, SFT_PRESET, type RunResult } from '../../../src/experiments/run-result.ts';
+import { cost, evaluation, run } from './run-fixtures.ts';
+import type { StepRecord } from '../../../src/training/trainer.ts';
 
 const grpoCost = (s: number) => cost({ policySampling: 1000 * s, worldModel: 0, sandbox: 9000 * s, policyUpdate: 2000 * s }, 10_000 * s, 96, 0);
 const wmrlCost = (s: number) => cost({ policySampling: 1000 * s, worldModel: 500 * s, sandbox: 1000 * s, policyUpdate: 1500 * s }, 4000 * s, 12, 3);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CLAIMS, claimVerdict, evaluateClaims, LARGER_SFT_PRESET, NON_INFERIORITY_MARGIN, testVerdict, type ClaimTestSpec } from '../../../src/experiments/claims';
-import { pairedComparison } from '../../../src/experiments/aggregate';
-import { SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
-import { cost, run } from './run-fixtures';
+import { CLAIMS, claimVerdict, evaluateClaims, LARGER_SFT_PRESET, NON_INFERIORITY_MARGIN, testVerdict, type ClaimTestSpec } from '../../../src/experiments/claims.ts';
+import { pairedComparison } from '../../../src/experiments/aggregate.ts';
+import { SFT_PRESET, type RunResult } from '../../../src/experiments/run-result.ts';
+import { cost, run } from './run-fixtures.ts';
 
 const busy = (totalS: number) => cost({ policySampling: 0, worldModel: 0, sandbox: 1000 * totalS, policyUpdate: 0 }, 1000 * totalS, 0, 0);
 
@@ -52,7 +52,7 @@ describe('the claims, decided from paired intervals', () => {
   });
 
   it('every claim names presets the runner has, or the larger SFT row', async () => {
-    const { PRESETS } = await import('../../../src/training/presets');
+    const { PRESETS } = await import('../../../src/training/presets.ts');
     const known = new Set<string>([...PRESETS.map((p) => p.id), LARGER_SFT_PRESET]);
     for (const c of CLAIMS) for (const t of c.tests) expect([known.has(t.a), known.has(t.b)]).toEqual([true, true]);
   });

@@ -2,13 +2,13 @@
 // two-sided and alone, the secondary four Holm-corrected together, the non-inferiority p on the scale
 // of main-v3's interval rule, and the per-seed slope of the WMRL - GRPO gap.
 import { describe, expect, it } from 'vitest';
-import { CONTROLS_ROWS, CONTROLS_TESTS, curveGapTrend, decideControls, gapSlopes, nonInferiorityP, plannedDetectable, twinAgreement } from '../../../src/experiments/controls-table';
-import { curveRows } from '../../../src/experiments/aggregate';
-import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
-import { tInterval } from '../../../src/experiments/interval';
-import { controlsSection, renderReport } from '../../../src/experiments/report';
-import type { RunResult } from '../../../src/experiments/run-result';
-import { cost, evaluation, run } from './run-fixtures';
+import { CONTROLS_ROWS, CONTROLS_TESTS, curveGapTrend, decideControls, gapSlopes, nonInferiorityP, plannedDetectable, twinAgreement } from '../../../src/experiments/controls-table.ts';
+import { curveRows } from '../../../src/experiments/aggregate.ts';
+import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity.ts';
+import { tInterval } from '../../../src/experiments/interval.ts';
+import { controlsSection, renderReport } from '../../../src/experiments/report.ts';
+import type { RunResult } from '../../../src/experiments/run-result.ts';
+import { cost, evaluation, run } from './run-fixtures.ts';
 
 /** A 40-step run whose checkpoints (steps 5..40) score `points` (x100). */
 function trained(preset: string, seed: number, points: number[]): RunResult {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareSides, evaluationMismatch, type ComparisonSide } from '../../../src/experiments/cross-compare';
-import type { RunResult } from '../../../src/experiments/run-result';
-import { presetConfig } from '../../../src/training/presets';
-import { emptyCost } from '../../../src/training/cost';
+import { compareSides, evaluationMismatch, type ComparisonSide } from '../../../src/experiments/cross-compare.ts';
+import type { RunResult } from '../../../src/experiments/run-result.ts';
+import { presetConfig } from '../../../src/training/presets.ts';
+import { emptyCost } from '../../../src/training/cost.ts';
 
 function run(preset: 'wmrl' | 'grpo-all-real', seed: number, avg: number, temperature = 0.6): RunResult {
   const config = presetConfig(preset, { seed, sampling: { maxNewTokens: 256, temperature, topK: 0 } });

@@ -1,13 +1,13 @@
 // The main table's plan, decided: the primary non-inferiority test alone, families A and B each
 // Holm-corrected, the SFT row read on its one evaluation, and the amortised compute ratio.
 import { describe, expect, it } from 'vitest';
-import { amortisedComputeRatio, breakEvenFromRatios, breakEvenRuns, decideMainTable, largerSftAgainstSft, familyDetectable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, primaryCurveRows, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table';
-import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity';
-import { mainTableSection, renderReport } from '../../../src/experiments/report';
-import { minimumDetectableDifference } from '../../../src/experiments/power';
-import { pairedComparison } from '../../../src/experiments/aggregate';
-import type { RunResult } from '../../../src/experiments/run-result';
-import { cost, evaluation, run } from './run-fixtures';
+import { amortisedComputeRatio, breakEvenFromRatios, breakEvenRuns, decideMainTable, largerSftAgainstSft, familyDetectable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, primaryCurveRows, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table.ts';
+import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity.ts';
+import { mainTableSection, renderReport } from '../../../src/experiments/report.ts';
+import { minimumDetectableDifference } from '../../../src/experiments/power.ts';
+import { pairedComparison } from '../../../src/experiments/aggregate.ts';
+import type { RunResult } from '../../../src/experiments/run-result.ts';
+import { cost, evaluation, run } from './run-fixtures.ts';
 
 /** A training run whose checkpoints (steps 5..20) score `points` (x100), with a busy time and executions. */
 function trained(preset: string, seed: number, points: number[], busyS = 100, executions = 10, sandboxS = 40): RunResult {

@@ -2,10 +2,10 @@
 // together came from a dirty tree or from different commits, and summary.md's line on the commits,
 // absent when no run file carries provenance (older folders rewrite unchanged).
 import { describe, expect, it } from 'vitest';
-import { formatProvenance, isRunProvenance, provenanceWarnings, sourceLine, type RunProvenance } from '../../../src/experiments/provenance';
-import { renderReport } from '../../../src/experiments/report';
-import { SFT_PRESET } from '../../../src/experiments/run-result';
-import { run } from './run-fixtures';
+import { formatProvenance, isRunProvenance, provenanceWarnings, sourceLine, type RunProvenance } from '../../../src/experiments/provenance.ts';
+import { renderReport } from '../../../src/experiments/report.ts';
+import { SFT_PRESET } from '../../../src/experiments/run-result.ts';
+import { run } from './run-fixtures.ts';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);

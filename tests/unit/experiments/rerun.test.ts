@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareRerun } from '../../../src/experiments/rerun';
-import { renderReport } from '../../../src/experiments/report';
-import type { RunResult } from '../../../src/experiments/run-result';
-import { cost, run } from './run-fixtures';
+import { compareRerun } from '../../../src/experiments/rerun.ts';
+import { renderReport } from '../../../src/experiments/report.ts';
+import type { RunResult } from '../../../src/experiments/run-result.ts';
+import { cost, run } from './run-fixtures.ts';
 
 /** A training run whose busy time is `busySeconds` (all of it sampling) at `load` per core. */
 function train(preset: string, seed: number, busySeconds: number, load: number, avg = 0.5): RunResult {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { behaviourDifferences, behaviourOf } from '../../../src/experiments/run-behaviour';
+import { behaviourDifferences, behaviourOf } from '../../../src/experiments/run-behaviour.ts';
 
 const run = (reward: number, wallMs: number) => ({
   preset: 'wmrl',

@@ -1,9 +1,9 @@
 // Run files for the experiment tests: a RunResult with a held-out score and a training cost sheet,
 // the parts the tables and claims read.
-import { SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
-import { presetConfig, type PresetId } from '../../../src/training/presets';
-import { emptyCost, type CostSheet } from '../../../src/training/cost';
-import type { EvaluationResult } from '../../../src/training/evaluate';
+import { SFT_PRESET, type RunResult } from '../../../src/experiments/run-result.ts';
+import { presetConfig, type PresetId } from '../../../src/training/presets.ts';
+import { emptyCost, type CostSheet } from '../../../src/training/cost.ts';
+import type { EvaluationResult } from '../../../src/training/evaluate.ts';
 
 export function evaluation(avg: number, medal = 0): EvaluationResult {
   return { k: 2, seed: 1, tasks: [{ taskId: 'a', scores: [avg, avg], statuses: ['ok', 'ok'], medals: [null, null], avg, anyMedal: medal > 0 }], avgAtK: avg, medalRate: medal, anyMedalRate: medal > 0 ? 1 : 0, validRunRate: 1, cost: emptyCost() };

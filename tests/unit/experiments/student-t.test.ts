@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { incompleteBeta, logGamma, studentTCdf, studentTQuantile } from '../../../src/experiments/student-t';
-import { tInterval } from '../../../src/experiments/interval';
+import { incompleteBeta, logGamma, studentTCdf, studentTQuantile } from '../../../src/experiments/student-t.ts';
+import { tInterval } from '../../../src/experiments/interval.ts';
 
 describe('Student t quantile', () => {
   it('matches printed two-sided 95% critical values', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreHeadBackward, scoreHeadForward } from '../../../src/model/ops/scoreHead.ts';
+import { scoreHeadBackward, scoreHeadForward } from '../../../src/model/ops/score-head.ts';
 import { closeness, randomTensor, seededRandom } from './random.ts';
 
 describe('reference score head', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { taskCentredTargets } from '../../../src/pipeline/world-model';
+import { taskCentredTargets } from '../../../src/pipeline/world-model.ts';
 
 describe("the world model's task-centred targets", () => {
   it('keep the order inside each task, take away task levels, and stay in [0, 1]', () => {

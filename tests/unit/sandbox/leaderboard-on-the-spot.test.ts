@@ -9,12 +9,12 @@ import {
   populationFor,
   runPopulation,
   type PopulationProgress,
-} from '../../../src/sandbox-pyodide/leaderboard-on-the-spot';
-import { pythonLibraryHash } from '../../../src/sandbox-pyodide/node-runner';
-import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs';
-import type { SandboxJob, SandboxResult } from '../../../src/sandbox-pyodide/protocol';
-import { createCustomTask } from '../../../src/tasks/byo-data';
-import { programInputs } from '../../../src/tasks/task-builder';
+} from '../../../src/sandbox-pyodide/leaderboard-on-the-spot.ts';
+import { pythonLibraryHash } from '../../../src/sandbox-pyodide/node-runner.ts';
+import { referencePrograms } from '../../../src/sandbox-pyodide/reference-programs.ts';
+import type { SandboxJob, SandboxResult } from '../../../src/sandbox-pyodide/protocol.ts';
+import { createCustomTask } from '../../../src/tasks/byo-data.ts';
+import { programInputs } from '../../../src/tasks/task-builder.ts';
 
 function result(partial: Partial<SandboxResult>): SandboxResult {
   return { status: 'ok', stdout: '', stderr: '', outputTruncated: false, seconds: 0.01, wallMs: 10, queuedMs: 0, bootMs: 0, workerId: 0, interpreter: 1, jobId: 1, heapBytes: 0, fileBytes: 0, work: 0, workBudget: 1, workRule: 2, backstops: 0, ...partial };

@@ -2,10 +2,10 @@
 // the messages that name the limit. The behaviour itself is tested in the browser (tests/sandbox/budget.test.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BACKSTOP_FACTOR, backstopMsFor } from '../../../src/sandbox-pyodide/protocol';
-import { LEGACY_TRUSTED_FRACTION, MAX_RATE_OVER_CALIBRATED, WORK_RULE, WORK_RULES, workBudgetFor, workLimitMessage } from '../../../src/sandbox-pyodide/work-rule';
-import { quietSecondsPerCalibratedSecond, WORK_REFERENCE } from '../../../src/sandbox-pyodide/work-reference';
-import { countUnscored, isScored, type ExecutionStatus } from '../../../src/training/ports';
+import { BACKSTOP_FACTOR, backstopMsFor } from '../../../src/sandbox-pyodide/protocol.ts';
+import { LEGACY_TRUSTED_FRACTION, MAX_RATE_OVER_CALIBRATED, WORK_RULE, WORK_RULES, workBudgetFor, workLimitMessage } from '../../../src/sandbox-pyodide/work-rule.ts';
+import { quietSecondsPerCalibratedSecond, WORK_REFERENCE } from '../../../src/sandbox-pyodide/work-reference.ts';
+import { countUnscored, isScored, type ExecutionStatus } from '../../../src/training/ports.ts';
 
 describe('work budget', () => {
   it('grows with the budget, is a positive integer, and the backstop stays well above the budget', () => {

@@ -1,13 +1,13 @@
 // Held-out evaluations along a run as the Train view plots them.
 import { describe, expect, it } from 'vitest';
-import type { RunEvaluation } from '../../../src/app/run-store';
-import { emptyCost } from '../../../src/training/cost';
-import type { EvaluationResult } from '../../../src/training/evaluate';
-import { band, comparableEvaluations, evaluationPoint, sftBaseline } from '../../../src/ui/train/evaluation-series';
-import { tInterval } from '../../../src/experiments/interval';
+import type { RunEvaluation } from '../../../src/app/run-store.ts';
+import { emptyCost } from '../../../src/training/cost.ts';
+import type { EvaluationResult } from '../../../src/training/evaluate.ts';
+import { band, comparableEvaluations, evaluationPoint, sftBaseline } from '../../../src/ui/train/evaluation-series.ts';
+import { tInterval } from '../../../src/experiments/interval.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { HELD_OUT_TASKS } from '../../../src/ui/train/settings';
+import { HELD_OUT_TASKS } from '../../../src/ui/train/settings.ts';
 
 function evaluation(step: number, avgs: number[], k = 2): RunEvaluation {
   const result: EvaluationResult = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { numberProblem, problemsOf } from '../../../src/ui/fields';
-import { configOf, defaultSettings, settingsOfConfig, settingsProblems, SETTING_SPECS } from '../../../src/ui/train/settings';
+import { numberProblem, problemsOf } from '../../../src/ui/fields.ts';
+import { configOf, defaultSettings, settingsOfConfig, settingsProblems, SETTING_SPECS } from '../../../src/ui/train/settings.ts';
 
 describe('numberProblem', () => {
   const steps = { label: 'Steps', min: 1, max: 500, integer: true };

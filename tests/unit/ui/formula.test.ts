@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import Formula from '../../../src/ui/components/Formula.svelte';
-import { renderTex } from '../../../src/ui/tex';
+import { renderTex } from '../../../src/ui/tex.ts';
 
 describe('Formula (KaTeX)', () => {
   it('renders TeX to KaTeX markup, inline and in display mode', () => {

@@ -1,7 +1,7 @@
 // The programs the Train view shows while the policy writes them, folded from the session's events.
 import { describe, expect, it } from 'vitest';
-import type { SamplingEvent } from '../../../src/app/create-trainer';
-import { liveGroups, liveSampling, tokenRate } from '../../../src/ui/train/live-sampling';
+import type { SamplingEvent } from '../../../src/app/create-trainer.ts';
+import { liveGroups, liveSampling, tokenRate } from '../../../src/ui/train/live-sampling.ts';
 
 const event = (startedAt: number, progress: Partial<SamplingEvent['progress']>, taskIds: string[] = ['a', 'a', 'b', 'b']): SamplingEvent => ({
   what: 'step', step: 0, taskIds, startedAt,

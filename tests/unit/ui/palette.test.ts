@@ -1,7 +1,7 @@
 // Preset colours: every line of one picture its own colour while there are colours to give, and the
 // paper's rows the same colour under our reading and under the authors' rules.
 import { describe, expect, it } from 'vitest';
-import { presetColors } from '../../../src/ui/charts/palette';
+import { presetColors } from '../../../src/ui/charts/palette.ts';
 
 const MAIN_V3 = ['paper-grpo-all-real', 'paper-wmrl', 'paper-world-model-only', 'paper-ablation-neither', 'paper-ablation-denoise-only', 'paper-ablation-debias-only', 'paper-wmrl-unreadable'];
 

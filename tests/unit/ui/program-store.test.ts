@@ -1,7 +1,7 @@
 // The Playground keeps the user's program per task; the starting program (or an empty text) is not
 // stored, so such a task opens with its starting program.
 import { describe, expect, it } from 'vitest';
-import { keepProgram, storedProgram } from '../../../src/ui/playground/program-store';
+import { keepProgram, storedProgram } from '../../../src/ui/playground/program-store.ts';
 
 function memoryStorage(): Storage {
   const m = new Map<string, string>();

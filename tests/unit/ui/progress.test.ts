@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressTracker, secondsLeft, shareDone, type Activity } from '../../../src/app/progress';
+import { ProgressTracker, secondsLeft, shareDone, type Activity } from '../../../src/app/progress.ts';
 
 const at = (over: Partial<Activity>): Activity => ({ key: 'k', label: 'l', startedAt: 0, done: null, total: null, expectedMs: null, ...over });
 

@@ -6,19 +6,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { policyFigures, worldModelFigures, type ModelsManifest } from '../../../src/ui/components/model-figures';
-import { defaultEntry, finishedOfPlanned, formatInterval, formatSigned, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results';
-import { PAPER_COUNTERPART } from '../../../src/ui/companion/paper-results';
-import { runScale } from '../../../src/ui/companion/side-by-side';
-import { LARGER_SFT_PRESET } from '../../../src/experiments/claims';
-import type { MeanInterval } from '../../../src/experiments/interval';
-import { breakEvenRuns, formatP, seedSpan, WORLD_MODEL_EXECUTIONS } from '../../../src/experiments/main-table';
-import { CONTROLS_EVAL_EVERY, gapSlopes } from '../../../src/experiments/controls-table';
-import { METRICS, pairedComparison, type MetricKey } from '../../../src/experiments/aggregate';
-import { tInterval } from '../../../src/experiments/interval';
-import { decidedDigits } from '../../../src/experiments/report';
-import { SFT_PRESET, type RunResult } from '../../../src/experiments/run-result';
-import type { RobotTableSummary } from '../../../src/experiments/robot-table';
+import { policyFigures, worldModelFigures, type ModelsManifest } from '../../../src/ui/components/model-figures.ts';
+import { defaultEntry, finishedOfPlanned, formatInterval, formatSigned, planView, type ExperimentSummary, type ResultsIndex } from '../../../src/ui/companion/our-results.ts';
+import { PAPER_COUNTERPART } from '../../../src/ui/companion/paper-results.ts';
+import { runScale } from '../../../src/ui/companion/side-by-side.ts';
+import { LARGER_SFT_PRESET } from '../../../src/experiments/claims.ts';
+import type { MeanInterval } from '../../../src/experiments/interval.ts';
+import { breakEvenRuns, formatP, seedSpan, WORLD_MODEL_EXECUTIONS } from '../../../src/experiments/main-table.ts';
+import { CONTROLS_EVAL_EVERY, gapSlopes } from '../../../src/experiments/controls-table.ts';
+import { METRICS, pairedComparison, type MetricKey } from '../../../src/experiments/aggregate.ts';
+import { tInterval } from '../../../src/experiments/interval.ts';
+import { decidedDigits } from '../../../src/experiments/report.ts';
+import { SFT_PRESET, type RunResult } from '../../../src/experiments/run-result.ts';
+import type { RobotTableSummary } from '../../../src/experiments/robot-table.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 // one line per sentence fragment: the README wraps its prose anywhere

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { integerTicks, nearestByX, readoutAt } from '../../../src/ui/charts/readout';
+import { integerTicks, nearestByX, readoutAt } from '../../../src/ui/charts/readout.ts';
 
 describe('chart readouts', () => {
   it('each line gives its point nearest the x; a scatter only its point near the pointer', () => {

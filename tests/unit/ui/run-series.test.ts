@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { anchorShare, calibrationCurve, costSeries, fusionSeries, rewardSeries, stepTimes, trailingMean } from '../../../src/ui/train/run-series';
-import { emptyCost } from '../../../src/training/cost';
-import type { StepRecord } from '../../../src/training/trainer';
+import { anchorShare, calibrationCurve, costSeries, fusionSeries, rewardSeries, stepTimes, trailingMean } from '../../../src/ui/train/run-series.ts';
+import { emptyCost } from '../../../src/training/cost.ts';
+import type { StepRecord } from '../../../src/training/trainer.ts';
 
 function record(step: number, over: Partial<StepRecord> = {}): StepRecord {
   const cost = emptyCost();

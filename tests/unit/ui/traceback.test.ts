@@ -1,7 +1,7 @@
 // The Playground shows tracebacks in the user's line numbers: the sandbox runner's frames go, the
 // program's frames (and the library frames under them) stay, and a SyntaxError keeps its line.
 import { describe, expect, it } from 'vitest';
-import { userTraceback } from '../../../src/ui/playground/traceback';
+import { userTraceback } from '../../../src/ui/playground/traceback.ts';
 
 // As the pool's guard reports them (Python's own format; the runner is compiled as "<exec>").
 const RUNTIME = `Traceback (most recent call last):

@@ -1,8 +1,8 @@
 import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatHash, LINK_TEXT_CAP_BYTES, LinkTooLargeError, packText, paramOf, parseHash, readChoice, readNumber, unpackText } from '../../../src/ui/url-state';
-import { DEFAULT_PRESET, defaultSettings, preparedBatch, settingsFromParams, settingsParams } from '../../../src/ui/train/settings';
+import { formatHash, LINK_TEXT_CAP_BYTES, LinkTooLargeError, packText, paramOf, parseHash, readChoice, readNumber, unpackText } from '../../../src/ui/url-state.ts';
+import { DEFAULT_PRESET, defaultSettings, preparedBatch, settingsFromParams, settingsParams } from '../../../src/ui/train/settings.ts';
 
 describe('the hash', () => {
   it('splits the view from its query, and formats it back', () => {

@@ -1,9 +1,9 @@
 // What the decoding kernels share (decode_qkv, decode_attn_mlp, decode_logits): the per-row state
-// (kernels/decode_state.wgsl), one row of the residual stream in workgroup memory with its layer
-// norm (kernels/decode_row.wgsl), and the model's sizes as override constants, so workgroup arrays
+// (kernels/decode-state.wgsl), one row of the residual stream in workgroup memory with its layer
+// norm (kernels/decode-row.wgsl), and the model's sizes as override constants, so workgroup arrays
 // are sized exactly and one pipeline serves every layer (the layers differ only in weight offsets).
-import stateSource from './kernels/decode_state.wgsl?raw';
-import rowSource from './kernels/decode_row.wgsl?raw';
+import stateSource from './kernels/decode-state.wgsl?raw';
+import rowSource from './kernels/decode-row.wgsl?raw';
 import { type BufferRef, withReductions } from './kernel.ts';
 
 export interface DecodeDims {
@@ -50,7 +50,7 @@ export function checkWorkgroupMemory(device: GPUDevice, kernel: string, bytes: n
   }
 }
 
-/** Bytes of decode_row.wgsl's row and reduce.wgsl's buffer (64 vec2). */
+/** Bytes of decode-row.wgsl's row and reduce.wgsl's buffer (64 vec2). */
 export function rowWorkgroupBytes(d: DecodeDims): number {
   return 4 * d.C + 64 * 8;
 }

@@ -1,5 +1,5 @@
 // Residual add, bias add and bias gradient on the GPU.
-import code from './kernels/bias_residual.wgsl?raw';
+import code from './kernels/bias-residual.wgsl?raw';
 import { type BufferRef, encodeKernel, grid, uniformBuffer } from './kernel.ts';
 
 function params(device: GPUDevice, rows: number, C: number): GPUBuffer {

@@ -1,7 +1,7 @@
 // The decoder's KV caches [rows, maxT, C] after the prefill: the training forward's keys and values
 // [rows, T, C] copied to positions 0..T-1 of each row, all rows in one dispatch. Rows shorter than T
 // (ragged prompts, right-padded) bring padding past their length; each token step writes its
-// position (decode_qkv.wgsl) before attending up to it, so the padding is overwritten before it is read.
+// position (decode-qkv.wgsl) before attending up to it, so the padding is overwritten before it is read.
 
 struct Params { rows: u32, T: u32, C: u32, maxT: u32 }
 

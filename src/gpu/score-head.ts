@@ -1,5 +1,5 @@
-// Score head on the GPU: sigmoid(x . w + b) per row, and its backward; matches src/model/ops/scoreHead.ts.
-import kernel from './kernels/score_head.wgsl?raw';
+// Score head on the GPU: sigmoid(x . w + b) per row, and its backward; matches src/model/ops/score-head.ts.
+import kernel from './kernels/score-head.wgsl?raw';
 import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
 
 const code = withReductions(kernel);

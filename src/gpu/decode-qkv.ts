@@ -1,8 +1,8 @@
-// Decoding, first kernel of a block (kernels/decode_qkv.wgsl): input (embeddings at layer 0), layer
+// Decoding, first kernel of a block (kernels/decode-qkv.wgsl): input (embeddings at layer 0), layer
 // norm 1, q|k|v with bias, k and v appended to the caches at each row's position.
-import kernel from './kernels/decode_qkv.wgsl?raw';
+import kernel from './kernels/decode-qkv.wgsl?raw';
 import { type Dispatch, prepareKernel, uniformBuffer } from './kernel.ts';
-import { checkWorkgroupMemory, type DecodeLayerBuffers, rowConstants, rowWorkgroupBytes, withDecodeRow } from './decodeRow.ts';
+import { checkWorkgroupMemory, type DecodeLayerBuffers, rowConstants, rowWorkgroupBytes, withDecodeRow } from './decode-row.ts';
 
 const code = withDecodeRow(kernel);
 

@@ -1,6 +1,6 @@
 // One row of the residual stream in workgroup memory and its layer norm, shared by the decoding
 // kernels (decode_qkv, decode_attn_mlp, decode_logits); their wrappers prepend reduce.wgsl,
-// decode_state.wgsl and this file. Expects from the kernel `const WG` and `weights`, the flat
+// decode-state.wgsl and this file. Expects from the kernel `const WG` and `weights`, the flat
 // parameter buffer (src/model/parameter-layout.ts): tensors are read at offsets, not bound one by one.
 
 override C: u32;

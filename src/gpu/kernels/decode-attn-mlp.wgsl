@@ -2,7 +2,7 @@
 // query over its cache positions 0..pos (head by head, scores in workgroup memory), the output
 // projection with bias and residual, layer norm 2, the MLP (fc + bias, GELU, proj + bias) and the
 // second residual, written back to x in place. Each weight matrix is read at its offset in `weights`.
-// Prelude: reduce.wgsl, decode_state.wgsl, decode_row.wgsl, tanh_gelu.wgsl.
+// Prelude: reduce.wgsl, decode-state.wgsl, decode-row.wgsl, tanh-gelu.wgsl.
 
 struct Params { wo: u32, bo: u32, ln_g: u32, ln_b: u32, wfc: u32, bfc: u32, wproj: u32, bproj: u32 }
 

@@ -1,9 +1,9 @@
-// Decoding, the rest of a block (kernels/decode_attn_mlp.wgsl): attention over each row's cache,
+// Decoding, the rest of a block (kernels/decode-attn-mlp.wgsl): attention over each row's cache,
 // output projection and residual, layer norm 2, MLP and residual, x updated in place.
-import kernel from './kernels/decode_attn_mlp.wgsl?raw';
-import tanhGelu from './kernels/tanh_gelu.wgsl?raw';
+import kernel from './kernels/decode-attn-mlp.wgsl?raw';
+import tanhGelu from './kernels/tanh-gelu.wgsl?raw';
 import { type Dispatch, MAX_WORKGROUPS_PER_DIM, prepareKernel, uniformBuffer } from './kernel.ts';
-import { checkWorkgroupMemory, type DecodeLayerBuffers, rowConstants, rowWorkgroupBytes, withDecodeRow } from './decodeRow.ts';
+import { checkWorkgroupMemory, type DecodeLayerBuffers, rowConstants, rowWorkgroupBytes, withDecodeRow } from './decode-row.ts';
 
 const code = withDecodeRow(kernel, tanhGelu);
 

@@ -3,7 +3,7 @@
 // pos : 0)]: after the prefill that picks each prompt's last position out of the training forward's
 // [rows, T, C] output, in a token step it is row `row` of the step's [rows, C]. Grid
 // (ceil(V / WG), rows), each workgroup normalizing its row and computing WG logits.
-// Prelude: reduce.wgsl, decode_state.wgsl, decode_row.wgsl.
+// Prelude: reduce.wgsl, decode-state.wgsl, decode-row.wgsl.
 
 struct Params { ln_g: u32, ln_b: u32, wte: u32, row_stride: u32, at_pos: u32, _a: u32, _b: u32, _c: u32 }
 

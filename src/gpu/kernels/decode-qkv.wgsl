@@ -3,7 +3,7 @@
 // projection with its bias (attn.wqkv [C, 3C] read in place), q out, and k, v appended to the
 // layer's caches [rows, MAX_T, C] at the row's own position. Grid (ceil(3C / WG), rows): each
 // workgroup normalizes its row (C values) and computes WG of the 3C columns.
-// Prelude: reduce.wgsl, decode_state.wgsl, decode_row.wgsl.
+// Prelude: reduce.wgsl, decode-state.wgsl, decode-row.wgsl.
 
 struct Params { ln_g: u32, ln_b: u32, w: u32, bias: u32, wte: u32, wpe: u32, _a: u32, _b: u32 }
 

@@ -1,5 +1,5 @@
 // The tanh approximation of GELU (GPT-2), shared by the elementwise GELU kernels (gelu.wgsl) and the
-// fused decoding kernel (decode_attn_mlp.wgsl): the wrappers prepend this file (WGSL has no #include).
+// fused decoding kernel (decode-attn-mlp.wgsl): the wrappers prepend this file (WGSL has no #include).
 
 const GELU_S: f32 = 0.7978845608028654; // sqrt(2 / pi)
 const GELU_K: f32 = 0.044715;

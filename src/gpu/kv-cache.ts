@@ -1,5 +1,5 @@
 // The decoder's KV caches filled from the prefill (the training forward's keys and values).
-import code from './kernels/kv_cache.wgsl?raw';
+import code from './kernels/kv-cache.wgsl?raw';
 import { type BufferRef, type Dispatch, grid, prepareKernel, uniformBuffer } from './kernel.ts';
 
 export interface KvFillArgs {

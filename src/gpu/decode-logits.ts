@@ -1,7 +1,7 @@
-// Decoding, the head (kernels/decode_logits.wgsl): final layer norm and tied-embedding logits per row.
-import kernel from './kernels/decode_logits.wgsl?raw';
+// Decoding, the head (kernels/decode-logits.wgsl): final layer norm and tied-embedding logits per row.
+import kernel from './kernels/decode-logits.wgsl?raw';
 import { type BufferRef, type Dispatch, prepareKernel, uniformBuffer } from './kernel.ts';
-import { checkWorkgroupMemory, type DecodeDims, rowConstants, rowWorkgroupBytes, withDecodeRow } from './decodeRow.ts';
+import { checkWorkgroupMemory, type DecodeDims, rowConstants, rowWorkgroupBytes, withDecodeRow } from './decode-row.ts';
 
 const code = withDecodeRow(kernel);
 

@@ -1,5 +1,5 @@
-// Softmax cross-entropy / log-prob gather on the GPU, matching src/model/ops.ts.
-import kernel from './kernels/cross_entropy.wgsl?raw';
+// Softmax cross-entropy / log-prob gather on the GPU, matching src/model/ops/reference-ops.ts.
+import kernel from './kernels/cross-entropy.wgsl?raw';
 import { type BufferRef, encodeKernel, grid, uniformBuffer, withReductions } from './kernel.ts';
 
 const code = withReductions(kernel);
