@@ -38,6 +38,8 @@ export interface MethodNumbers {
   fusion: string;
   calibrationPairs: number;
   sequences: number;
+  /** The rows the engine ran once identical sequences were merged (null in runs from before the merge). */
+  distinct: number | null;
   loss: number;
   gradNorm: number;
 }
@@ -51,6 +53,7 @@ export function methodNumbers(record: RobotStepRecord): MethodNumbers {
     fusion,
     calibrationPairs: record.calibration.pairs,
     sequences: record.batch.sequences,
+    distinct: record.batch.distinct ?? null,
     loss: record.update.loss,
     gradNorm: record.update.gradNorm,
   };

@@ -133,7 +133,9 @@ describe('a step on the chart', () => {
 
   it("the method's numbers: anchors, the fusion weights, the calibration pairs", () => {
     const n = methodNumbers(record([group({ anchor: true }), group({})]));
-    expect(n).toMatchObject({ anchorGroups: 1, groups: 2, calibrationPairs: 4, sequences: 10 });
+    expect(n).toMatchObject({ anchorGroups: 1, groups: 2, calibrationPairs: 4, sequences: 10, distinct: null });
+    const merged = record([group({})]);
+    expect(methodNumbers({ ...merged, batch: { ...merged.batch, distinct: 4 } }).distinct).toBe(4);
     expect(n.fusion).toBe('ivw: w_A 0.250, w_W 0.750');
     expect(methodNumbers(record([], { fusion: { mode: 'none', wA: 0.5, wW: 0.5, r: null, lambda: 0, vA: null, vW: null, weightsReused: false } })).fusion).toMatch(/^none/);
   });
