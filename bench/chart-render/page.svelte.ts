@@ -3,12 +3,14 @@
 // view derives new arrays each step), and a hover readout. Each time is measured from the change
 // to the end of the style and layout it causes (flushSync, then a forced layout), and also to the
 // next painted frame (two animation frames; quantised to the display's frame interval).
-import { flushSync, mount, unmount } from 'svelte';
-import type { XYSeries } from '../../src/ui/charts/XYChart.svelte';
+import { flushSync, mount, unmount, type ComponentProps } from 'svelte';
+import type XYChart from '../../src/ui/charts/XYChart.svelte';
 import { PALETTE } from '../../src/ui/charts/palette.ts';
 import { mulberry32 } from '../../src/primitives/random.ts';
 import Charts from './Charts.svelte';
 
+// The series type through the component's props: plain tsc sees a .svelte file's default export only.
+type XYSeries = ComponentProps<typeof XYChart>['series'][number];
 type Kind = XYSeries['kind'];
 // series per chart, as in src/ui/train/Train.svelte (rewards, fusion, error, calibration, cost, health)
 const SHAPES: { kinds: Kind[]; sparse?: number[] }[] = [
