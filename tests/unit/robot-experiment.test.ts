@@ -3,23 +3,17 @@
 // aside), and each run file carries its provenance. Small sizes with the committed policy and progress model.
 // --plan picks the table the summaries decide; the default (v1) rewrites the committed folders unchanged.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRobotOptions, robotTables, runRobotExperiment, RobotUsageError, writeRobotTables, type RobotExperimentOptions } from '../../src/cli/robot-experiment.ts';
 import { robotRunBehaviour, type RobotRunResult } from '../../src/embodied/robot-run.ts';
 import { isRunProvenance, type WithProvenance } from '../../src/experiments/provenance.ts';
 import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner.ts';
+import { tempFolders } from '../temp-folders.ts';
 
 const root = join(import.meta.dirname, '../..');
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'robot-experiment-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = tempFolders('robot-experiment-');
 
 const options = (out: string, extra: string[] = []): RobotExperimentOptions => {
   const o = parseRobotOptions(['--presets', 'robot-sft,robot-wmrl', '--steps', '1', '--B', '2', '--G', '2', '--horizon', '12', '--eval-states', '1', '--eval-trials', '2', '--out', out, ...extra], root);

@@ -5,22 +5,16 @@
 // refused and kept as it was; --force deletes it and starts over. The committed policy and progress
 // model at small sizes.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRobotOptions, runRobotExperiment, RobotRunnerStopped, type RobotExperimentOptions } from '../../src/cli/robot-experiment.ts';
 import { robotRunBehaviour, type RobotRunResult } from '../../src/embodied/robot-run.ts';
 import type { WithProvenance } from '../../src/experiments/provenance.ts';
+import { tempFolders } from '../temp-folders.ts';
 
 const root = join(import.meta.dirname, '../..');
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'robot-resume-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = tempFolders('robot-resume-');
 
 // robot-paper-wmrl: the binned calibrator fed every rollout, the anchor weight, std advantages: the
 // most state a run carries between steps.

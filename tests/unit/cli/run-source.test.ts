@@ -4,22 +4,16 @@
 // provenance a runner adds to a run's result, read from this repository; and the hash of the code a
 // run runs, which an edit of src/ changes and one of docs or results does not.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readGitState, readRunSource, runCodeHash } from '../../../src/cli/run-source.ts';
 import { isRunProvenance, withProvenance } from '../../../src/experiments/provenance.ts';
 import { pythonLibraryHash } from '../../../src/sandbox-pyodide/node-runner.ts';
 import { REPO_ROOT } from '../../run-cli.ts';
+import { tempFolders } from '../../temp-folders.ts';
 
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'wmrl-run-source-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = tempFolders('wmrl-run-source-');
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=test', '-c', 'user.email=test@example.org', ...args], { encoding: 'utf8' }).trim();
 

@@ -2,10 +2,9 @@
 // synthetic cards (type and metric kept, nuisance statistics varied), the card-aware corpus, the
 // wrong-task-type detector, and the validation table's metrics against hand values.
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildCorpus, trainingTasks } from '../../../src/pipeline/corpus.ts';
 import type { GradedRun } from '../../../src/pipeline/graded-runs.ts';
 import { executeWithStore, OutcomeStore, outcomeKey } from '../../../src/pipeline/outcome-store.ts';
@@ -23,16 +22,9 @@ import { referencePrograms } from '../../../src/sandbox-pyodide/reference-progra
 import { mulberry32 } from '../../../src/primitives/random.ts';
 import index from '../../../public/tasks/index.json' with { type: 'json' };
 import type { MetricName, TaskType } from '../../../src/tasks/task-types.ts';
+import { tempFolders } from '../../temp-folders.ts';
 
-const dirs: string[] = [];
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'wmrl-policy-data-'));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempFolders('wmrl-policy-data-');
 
 const ok = (y: number): GradedRun => ({ taskId: 't', status: 'ok', y, seconds: 1, workRule: WORK_RULE });
 
