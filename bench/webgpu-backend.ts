@@ -71,7 +71,7 @@ export interface WebGpuFigures {
   memory: {
     /** bytes the policy engine allocated (its memory plan, planEngineMemory) */
     policy_gpu_bytes: number;
-    /** bytes the world-model engine (same class, score head) allocated */
+    /** bytes the world-model engine (same class, allocated for scoring only) allocated */
     world_model_gpu_bytes: number;
     /** process RSS, highest seen at the measurement points of this backend */
     peak_rss_mb: number;
@@ -116,7 +116,7 @@ export async function benchWebGpuConfig(context: GpuContext, name: ConfigName, m
     model.params, info.name);
   const tokenizer = new Tokenizer([]);
   const wmModel = createModel(namedConfig(name, { vocabSize: Math.max(config.vocabSize, tokenizer.vocabSize) }), mulberry32(2));
-  const wm = new GpuPolicyEngine(device, wmModel.config, { maxBatch: s.wm_batch, maxSeq: s.wm_seq }, wmModel.params, info.name);
+  const wm = new GpuPolicyEngine(device, wmModel.config, { maxBatch: s.wm_batch, maxSeq: s.wm_seq, purpose: 'score' }, wmModel.params, info.name);
   try {
     const batch = randomBatch(model, s.train_batch, s.train_seq, 5);
     const forward = () => engine.logProbs(batch);

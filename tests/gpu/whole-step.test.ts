@@ -6,22 +6,19 @@
 // 2. A real Trainer.step (sampling, world-model scoring, update; the executor is the trainer tests'
 //    fixture, since the sandbox stays where it is) copies no weight buffer of either engine to a
 //    mappable buffer and uploads none: watched through the GPU-API call wrappers of the bench.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { counted } from '../../bench/gpu-sampling-calls.ts';
 import { WorldModelRunner } from '../../src/engine/onnx/world-model-runner.ts';
 import { GpuPolicyEngine } from '../../src/engine/webgpu/gpu-policy-engine.ts';
 import { GpuWorldModel } from '../../src/engine/webgpu/gpu-world-model.ts';
 import { exportWorldModel } from '../../src/model/onnx/export.ts';
-import { Tokenizer } from '../../src/model/tokenizer.ts';
 import { Trainer } from '../../src/training/trainer.ts';
 import type { WorldModelPort } from '../../src/training/ports.ts';
 import { PolicyHost } from '../../src/workers/policy-host.ts';
 import { FixedTasks, FixtureExecutor, testConfig, testTokenizer, tinyPolicyModel } from '../unit/trainer/fixtures.ts';
+import { committedWorldModel, heldoutPairs } from './committed-world-model.ts';
 import { testDevice } from './dawn.ts';
 
-const models = resolve(import.meta.dirname, '../../public/models');
 let device: GPUDevice;
 
 beforeAll(async () => {
@@ -39,18 +36,15 @@ const SCORE_TOLERANCE = 1e-4;
 
 describe('the world model on the policy\'s WebGPU device', { timeout: 600_000 }, () => {
   it('scores the committed world model as onnxruntime-web (wasm) does, on held-out programs', async () => {
-    const manifest = JSON.parse(readFileSync(resolve(models, 'manifest.json'), 'utf8')) as { config: { nHeads: number; contextLength: number } };
-    const bytes = new Uint8Array(readFileSync(resolve(models, 'world-model.onnx')));
-    const tokenizer = Tokenizer.fromJSON(JSON.parse(readFileSync(resolve(models, 'tokenizer.json'), 'utf8')));
+    const { bytes, tokenizer, config } = committedWorldModel();
     // every 48th held-out sample: six programs of several tasks, lengths from short to long
-    const pairs = readFileSync(resolve(models, 'heldout-samples.jsonl'), 'utf8').trim().split('\n')
-      .filter((_, i) => i % 48 === 0).map((line) => JSON.parse(line) as { card: string; program: string });
-    const gpu = GpuWorldModel.create(device, bytes, tokenizer, manifest.config.nHeads, { maxBatch: 4 });
+    const pairs = heldoutPairs(48);
+    const gpu = GpuWorldModel.create(device, bytes, tokenizer, config.nHeads, { maxBatch: 4 });
     try {
-      expect(gpu.model.config.contextLength).toBe(manifest.config.contextLength);
+      expect(gpu.model.config.contextLength).toBe(config.contextLength);
       expect(await gpu.selfCheck()).toBeNull();
       const got = await gpu.score(pairs);
-      const runner = await WorldModelRunner.create(bytes, tokenizer, manifest.config, { prefer: 'wasm', numThreads: 1 });
+      const runner = await WorldModelRunner.create(bytes, tokenizer, config, { prefer: 'wasm', numThreads: 1 });
       const want = await runner.score(pairs);
       await runner.release();
       expect(got.scores.length).toBe(pairs.length);
@@ -79,9 +73,10 @@ describe('the world model on the policy\'s WebGPU device', { timeout: 600_000 },
       },
     };
     const trainer = new Trainer(testConfig({ groupsPerStep: 3, groupSize: 2, rho: 0.5 }), { policy: host, worldModel, executor: new FixtureExecutor(), tasks: new FixedTasks() });
-    // every buffer that holds weights (or their AdamW state, or their gradient) of either engine
-    const weightBuffers = new Set<GPUBuffer>();
-    for (const b of [engine.model.buffers, wm.buffers]) for (const x of [b.params, b.qkvMirror, b.adamM, b.adamV, b.grads]) weightBuffers.add(x);
+    // every buffer that holds weights (or their AdamW state, or their gradient) of either engine; the
+    // world model's engine is score-only, so it holds its weights and their qkv mirror alone
+    const { params, qkvMirror, adamM, adamV, grads } = engine.model.buffers;
+    const weightBuffers = new Set<GPUBuffer>([params, qkvMirror, adamM, adamV, grads, wm.buffers.params, wm.buffers.qkvMirror]);
     const tally = { encoders: 0, copies: 0, writes: 0, submits: 0, weightReadBacks: 0, weightUploads: 0, ms: 0 };
     counted(device, 'createCommandEncoder', tally, 'encoders', (enc) => {
       counted(enc as GPUCommandEncoder, 'copyBufferToBuffer', tally, 'copies', (r, _self, args) => {

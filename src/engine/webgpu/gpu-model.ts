@@ -1,12 +1,16 @@
 // The policy's GPU state: one parameter buffer in the flat layout of src/model/parameter-layout.ts,
 // its gradient and the AdamW moments in the same layout, and the activation buffers of a maximum
-// batch (engine-buffers.ts). Weights cross to the host only through upload and download.
+// batch (engine-buffers.ts). Weights cross to the host only through upload and download. A 'score'
+// model (the frozen world model) holds the weights and the forward's buffers only; what needs more
+// throws before it touches the GPU (requireTraining).
 
 import { type OptimizerState, validateOptimizerState } from '../optimizer-state.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { buildLayout, layerViewNames, type ParameterLayout } from '../../model/parameter-layout.ts';
 import { readFloat32, writeBuffer } from '../../gpu/buffers.ts';
-import { allocateEngineBuffers, bufferBytes, qkvSplitLayout, type EngineBuffers, type QkvSplitLayout } from './engine-buffers.ts';
+import {
+  allocateEngineBuffers, bufferBytes, qkvSplitLayout, type EngineBuffers, type EnginePurpose, type ForwardBuffers, type QkvSplitLayout,
+} from './engine-buffers.ts';
 import { copyFloats, slice } from './tensor-slice.ts';
 
 export interface GpuModelOptions {
@@ -14,6 +18,8 @@ export interface GpuModelOptions {
   maxBatch: number;
   /** longest sequence of a training batch; defaults to the context length */
   maxSeq?: number;
+  /** 'train' (default): the policy's full engine; 'score': the forward and score head only */
+  purpose?: EnginePurpose;
 }
 
 export class GpuModel {
@@ -22,7 +28,11 @@ export class GpuModel {
   readonly layout: ParameterLayout;
   readonly maxB: number;
   readonly maxT: number;
-  readonly buffers: EngineBuffers<GPUBuffer>;
+  readonly purpose: EnginePurpose;
+  /** the weights and what the forward and the score head use: every model has these */
+  readonly forward: ForwardBuffers<GPUBuffer>;
+  /** every buffer, on a 'train' model; null on a 'score' one */
+  private readonly full: EngineBuffers<GPUBuffer> | null;
   readonly split: QkvSplitLayout;
   /** bytes of every buffer this model created */
   readonly memoryBytes: number;
@@ -37,21 +47,36 @@ export class GpuModel {
     this.maxB = options.maxBatch;
     this.maxT = options.maxSeq ?? config.contextLength;
     this.split = qkvSplitLayout(config.dModel);
+    this.purpose = options.purpose ?? 'train';
     let bytes = 0;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    this.buffers = allocateEngineBuffers(config, this.maxB, this.maxT, (label, n) => {
+    const create = (label: string, n: number): GPUBuffer => {
       const size = bufferBytes(n);
       bytes += size;
       const b = device.createBuffer({ label, size, usage });
       this.all.push(b);
       return b;
-    });
+    };
+    this.full = this.purpose === 'train' ? allocateEngineBuffers(config, this.maxB, this.maxT, create, 'train') : null;
+    this.forward = this.full ?? allocateEngineBuffers(config, this.maxB, this.maxT, create, 'score');
     this.memoryBytes = bytes;
+  }
+
+  /** Every buffer of a 'train' model; on a 'score' one, throws an Error naming `what` was asked of it. */
+  requireTraining(what: string): EngineBuffers<GPUBuffer> {
+    if (this.full) return this.full;
+    throw new Error(`gpu engine: ${what} needs a training engine, but this one was allocated for scoring only (purpose 'score': `
+      + 'weights, forward and score head; no gradients, optimizer state, LM head or decoding buffers)');
+  }
+
+  /** Every buffer (gradients, optimizer, LM head, backward, decoding); throws on a 'score' model. */
+  get buffers(): EngineBuffers<GPUBuffer> {
+    return this.requireTraining('a training or decoding call');
   }
 
   /** A parameter tensor as a range binding of the parameter buffer. */
   param(name: string): GPUBufferBinding {
-    return this.viewOf(this.buffers.params, name);
+    return this.viewOf(this.forward.params, name);
   }
 
   /** The gradient of a parameter tensor as a range binding of the gradient buffer. */
@@ -67,12 +92,12 @@ export class GpuModel {
   }
 
   /** Layer l's Wq, Wk, Wv (s = 0, 1, 2) [C, C] and bq, bk, bv [C] in the split mirror. */
-  qkvWeight(l: number, s: number, buffer: GPUBuffer = this.buffers.qkvMirror, base = l * this.split.stride): GPUBufferBinding {
+  qkvWeight(l: number, s: number, buffer: GPUBuffer = this.forward.qkvMirror, base = l * this.split.stride): GPUBufferBinding {
     const C = this.config.dModel;
     return slice(buffer, base + this.split.w[s], C * C).binding;
   }
 
-  qkvBias(l: number, s: number, buffer: GPUBuffer = this.buffers.qkvMirror, base = l * this.split.stride): GPUBufferBinding {
+  qkvBias(l: number, s: number, buffer: GPUBuffer = this.forward.qkvMirror, base = l * this.split.stride): GPUBufferBinding {
     return slice(buffer, base + this.split.b[s], this.config.dModel).binding;
   }
 
@@ -89,9 +114,9 @@ export class GpuModel {
       const base = l * this.split.stride;
       for (let s = 0; s < 3; s++) {
         for (let r = 0; r < C; r++) {
-          copyFloats(encoder, this.buffers.params, w.offset + r * 3 * C + s * C, this.buffers.qkvMirror, base + this.split.w[s] + r * C, C);
+          copyFloats(encoder, this.forward.params, w.offset + r * 3 * C + s * C, this.forward.qkvMirror, base + this.split.w[s] + r * C, C);
         }
-        copyFloats(encoder, this.buffers.params, b.offset + s * C, this.buffers.qkvMirror, base + this.split.b[s], C);
+        copyFloats(encoder, this.forward.params, b.offset + s * C, this.forward.qkvMirror, base + this.split.b[s], C);
       }
     }
   }
@@ -115,14 +140,14 @@ export class GpuModel {
     if (flat.length !== this.layout.totalLength) {
       throw new Error(`gpu model: weights have ${flat.length} floats, the layout needs ${this.layout.totalLength}`);
     }
-    writeBuffer(this.device, this.buffers.params, flat);
+    writeBuffer(this.device, this.forward.params, flat);
     const encoder = this.device.createCommandEncoder({ label: 'qkv split' });
     this.encodeQkvSplit(encoder);
     this.device.queue.submit([encoder.finish()]);
   }
 
   async getWeights(): Promise<Float32Array> {
-    return readFloat32(this.device, this.buffers.params, this.layout.totalLength);
+    return readFloat32(this.device, this.forward.params, this.layout.totalLength);
   }
 
   /** The gradient buffer of the last backward (flat layout). */
@@ -145,9 +170,10 @@ export class GpuModel {
   }
 
   resetOptimizer(): void {
+    const { adamM, adamV } = this.buffers;
     const encoder = this.device.createCommandEncoder();
-    encoder.clearBuffer(this.buffers.adamM);
-    encoder.clearBuffer(this.buffers.adamV);
+    encoder.clearBuffer(adamM);
+    encoder.clearBuffer(adamV);
     this.device.queue.submit([encoder.finish()]);
     this.step = 0;
   }

@@ -1,7 +1,9 @@
 // The WebGPU policy engine: the reference model's forward, backward, AdamW step and sampling,
 // composed from the project's WGSL kernels with all state on the GPU. The host sends token batches
 // and per-token coefficients and reads back only what each call returns (log-probs, scores, the
-// loss and the gradient norm, sampled tokens).
+// loss and the gradient norm, sampled tokens). Constructed with purpose 'score' (the frozen world
+// model) it holds the weights and the forward's buffers only: worldModelScores, setWeights and
+// getWeights work, and every training or decoding call throws before it touches the GPU.
 //
 // Loss convention (src/engine/token-coefficients.ts): every LM loss is given as per-token
 // coefficients coef [B, T] with dL/dlogp[b, t] = -coef[b, t], where logp[b, t] is the log-prob of
@@ -63,6 +65,7 @@ export class GpuPolicyEngine implements PolicyEngine {
   }
 
   async setWeights(flat: Float32Array, resetOptimizer = false): Promise<void> {
+    if (resetOptimizer) this.model.requireTraining('setWeights with resetOptimizer');
     this.model.setWeights(flat);
     if (resetOptimizer) this.model.resetOptimizer();
   }
@@ -72,19 +75,23 @@ export class GpuPolicyEngine implements PolicyEngine {
   }
 
   /** Gradient of the last computeGradients/update call (flat layout): for tests and diagnostics. */
-  getGradients(): Promise<Float32Array> {
+  async getGradients(): Promise<Float32Array> {
+    this.model.requireTraining('getGradients');
     return this.model.getGradients();
   }
 
   resetOptimizer(): void {
+    this.model.requireTraining('resetOptimizer');
     this.model.resetOptimizer();
   }
 
-  getOptimizerState(): Promise<OptimizerState> {
+  async getOptimizerState(): Promise<OptimizerState> {
+    this.model.requireTraining('getOptimizerState');
     return this.model.getOptimizerState();
   }
 
   async setOptimizerState(state: OptimizerState): Promise<void> {
+    this.model.requireTraining('setOptimizerState');
     this.model.setOptimizerState(state);
   }
 
@@ -95,6 +102,7 @@ export class GpuPolicyEngine implements PolicyEngine {
 
   /** Loss and gradient (read back) without changing the weights. */
   async gradients(batch: SequenceBatch, objective: Objective): Promise<GradientResult> {
+    this.model.requireTraining('gradients');
     const { device } = this.model;
     const enc = device.createCommandEncoder({ label: 'gradients' });
     const finish = await this.encodeObjective(enc, batch, objective);
@@ -106,6 +114,7 @@ export class GpuPolicyEngine implements PolicyEngine {
   /** One AdamW step on the objective; forward, backward, clipping and the step in one submission. */
   async update(batch: SequenceBatch, objective: Objective, options: UpdateOptions): Promise<UpdateResult> {
     const t0 = performance.now();
+    this.model.requireTraining('update');
     const { device } = this.model;
     const enc = device.createCommandEncoder({ label: 'update' });
     const finish = await this.encodeObjective(enc, batch, objective);
@@ -142,19 +151,26 @@ export class GpuPolicyEngine implements PolicyEngine {
     return (raw) => ({ loss: raw, count: c.tokens, policyLoss: raw, meanKl: 0, clipFraction: 0 });
   }
 
-  private uploadBatch(batch: SequenceBatch): void {
+  /** Checks the batch and uploads its tokens: all the forward and the score head read. */
+  private uploadTokens(batch: SequenceBatch): void {
     validateSequenceBatch(batch);
     this.model.checkBatch(batch.B, batch.T);
-    const { B, T, tokens } = batch;
+    const { tokens } = batch;
     const V = this.config.vocabSize;
     for (let i = 0; i < tokens.length; i++) {
       if (!(tokens[i] >= 0 && tokens[i] < V)) throw new Error(`gpu engine: token ${tokens[i]} at ${i} is outside the vocabulary (size ${V})`);
     }
-    // row b*T+t-1 predicts token b*T+t; the last row of each sequence predicts nothing (target 0, weight 0)
+    writeBuffer(this.model.device, this.model.forward.tokens, tokens);
+  }
+
+  /** Tokens and the LM head's targets: row b*T+t-1 predicts token b*T+t; a sequence's last row predicts nothing (target 0, weight 0). */
+  private uploadBatch(batch: SequenceBatch): void {
+    const { targets: buffer } = this.model.buffers;
+    this.uploadTokens(batch);
+    const { B, T, tokens } = batch;
     const targets = new Int32Array(B * T);
     for (let b = 0; b < B; b++) for (let t = 1; t < T; t++) targets[b * T + t - 1] = tokens[b * T + t];
-    writeBuffer(this.model.device, this.model.buffers.tokens, tokens);
-    writeBuffer(this.model.device, this.model.buffers.targets, targets);
+    writeBuffer(this.model.device, buffer, targets);
   }
 
   /**
@@ -162,6 +178,7 @@ export class GpuPolicyEngine implements PolicyEngine {
    * 'mask'), like tokenLogProbs in src/model/losses.ts.
    */
   async logProbs(batch: SequenceBatch, which: 'mask' | 'all' = 'mask'): Promise<Float32Array> {
+    this.model.requireTraining('logProbs');
     this.uploadBatch(batch);
     const { B, T } = batch;
     const { device } = this.model;
@@ -202,18 +219,18 @@ export class GpuPolicyEngine implements PolicyEngine {
 
   /** World-model scores sigmoid(w . h[b, lengths[b]-1] + b) per sequence [B]. */
   async worldModelScores(batch: SequenceBatch): Promise<Float32Array> {
-    this.uploadBatch(batch);
+    this.uploadTokens(batch);
     const { device } = this.model;
     const enc = device.createCommandEncoder({ label: 'scores' });
     this.encodeScores(enc, batch);
     device.queue.submit([enc.finish()]);
-    return readFloat32(device, this.model.buffers.scores, batch.B);
+    return readFloat32(device, this.model.forward.scores, batch.B);
   }
 
   private encodeScores(enc: GPUCommandEncoder, batch: SequenceBatch): void {
     const { B, T, lengths } = batch;
     const C = this.config.dModel;
-    const bufs = this.model.buffers;
+    const bufs = this.model.forward;
     encodeForward(enc, this.model, B, T);
     for (let b = 0; b < B; b++) copyFloats(enc, bufs.lnfY, (b * T + lengths[b] - 1) * C, bufs.scoreRows, b * C, C);
     encodeScoreHeadForward(enc, this.model.device, bufs.scoreRows, this.model.param('score.w'), this.model.param('score.b'), bufs.scores, B, C);
@@ -226,7 +243,7 @@ export class GpuPolicyEngine implements PolicyEngine {
     for (let b = 0; b < B; b++) {
       if (!(targets[b] >= 0 && targets[b] <= 1)) throw new Error(`gpu engine: target ${targets[b]} of row ${b} is outside [0, 1]`);
     }
-    this.uploadBatch(batch);
+    this.uploadTokens(batch);
     const { device } = this.model;
     const bufs = this.model.buffers;
     const C = this.config.dModel;
@@ -289,6 +306,7 @@ export class GpuPolicyEngine implements PolicyEngine {
    * the GPU up front); the draws that are used are the same.
    */
   async sample(prompts: readonly (readonly number[])[], options: EngineSampleOptions): Promise<EngineSample[]> {
+    this.model.requireTraining('sample');
     if (options.rngs.length !== prompts.length) throw new Error(`gpu engine: ${options.rngs.length} generators for ${prompts.length} prompts`);
     const results: EngineSample[] = [];
     for (let start = 0; start < prompts.length; start += this.model.maxB) {
@@ -299,8 +317,9 @@ export class GpuPolicyEngine implements PolicyEngine {
   }
 
   /** One decode of at most maxBatch prompts. */
-  sampleWith(prompts: readonly (readonly number[])[], rngs: readonly Uniform[],
+  async sampleWith(prompts: readonly (readonly number[])[], rngs: readonly Uniform[],
     options: Omit<EngineSampleOptions, 'rngs'> & { checkEvery?: number }): Promise<DecodedSequence[]> {
+    this.model.requireTraining('sampleWith');
     return decodeBatch(this.model, prompts, rngs, {
       maxNewTokens: options.maxNewTokens,
       temperature: options.temperature ?? 1,

@@ -1,6 +1,7 @@
 // The frozen world model on the WebGPU engine: the exported model's weights (read back from its ONNX
-// initializers) in a GpuPolicyEngine of its own, scored with the engine's score-only forward
-// (transformer, final LayerNorm, score head; no LM head). Built on a device it is given, so that in
+// initializers) in a GpuPolicyEngine of its own, allocated for scoring only (purpose 'score': no
+// gradients, optimizer state, LM head, backward or decoding buffers) and scored with the engine's
+// score forward (transformer, final LayerNorm, score head). Built on a device it is given, so that in
 // the policy worker it shares the policy engine's GPUDevice: a training step's sampling, scoring and
 // update then run on one device, and nothing of the policy crosses to the CPU between them.
 
@@ -15,8 +16,9 @@ import { GpuPolicyEngine } from './gpu-policy-engine.ts';
 
 /**
  * Sequences a forward takes. The engine allocates for this many at the full context (the committed
- * 'small' world model at 8: 212 MiB, planEngineMemory; on a software adapter that is the process's
- * memory), and a step's programs go in ceil(n / 8) forwards.
+ * 'small' world model at 8: 40.8 MiB, planEngineMemory(..., 'score'); a full training engine took
+ * 212.2; on a software adapter that is the process's memory), and a step's programs go in
+ * ceil(n / 8) forwards.
  */
 export const GPU_WORLD_MODEL_BATCH = 8;
 
@@ -24,7 +26,7 @@ export const GPU_WORLD_MODEL_BATCH = 8;
 export const WORLD_MODEL_SELF_CHECK_TOLERANCE = 1e-3;
 
 /** Sequences with only context tokens masked out: scoring reads no mask. */
-function scoreBatch(sequences: readonly (readonly number[])[]): SequenceBatch {
+export function scoreBatch(sequences: readonly (readonly number[])[]): SequenceBatch {
   return makeSequenceBatch(sequences.map((tokens) => ({ tokens, programStart: tokens.length })));
 }
 
@@ -45,7 +47,7 @@ export class GpuWorldModel {
       throw new Error(`world model: tokenizer vocabulary ${tokenizer.vocabSize} differs from the model's ${model.config.vocabSize}`);
     }
     const maxBatch = options.maxBatch ?? GPU_WORLD_MODEL_BATCH;
-    const engine = new GpuPolicyEngine(device, model.config, { maxBatch, maxSeq: model.config.contextLength }, model.params, options.adapterName);
+    const engine = new GpuPolicyEngine(device, model.config, { maxBatch, maxSeq: model.config.contextLength, purpose: 'score' }, model.params, options.adapterName);
     return new GpuWorldModel(engine, tokenizer, model);
   }
 
@@ -55,8 +57,8 @@ export class GpuWorldModel {
   }
 
   /** The engine's GPU state (its weight buffers among it), for checks that watch what crosses to the host. */
-  get buffers(): GpuPolicyEngine['model']['buffers'] {
-    return this.engine.model.buffers;
+  get buffers(): GpuPolicyEngine['model']['forward'] {
+    return this.engine.model.forward;
   }
 
   async score(pairs: readonly WorldModelPair[]): Promise<ScoreResult> {

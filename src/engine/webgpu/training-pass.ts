@@ -15,11 +15,14 @@ import { encodeMatmul } from '../../gpu/matmul.ts';
 import { encodeBlockForward } from './block-forward.ts';
 import type { GpuModel } from './gpu-model.ts';
 
-/** Forward of tokens [B, T] (already in buffers.tokens) up to the final layer norm (buffers.lnfY). */
+/**
+ * Forward of tokens [B, T] (already in forward.tokens) up to the final layer norm (forward.lnfY);
+ * it uses only the forward's buffers, which a 'score' model has too.
+ */
 export function encodeForward(enc: GPUCommandEncoder, model: GpuModel, B: number, T: number): void {
   model.checkBatch(B, T);
   const { device, config } = model;
-  const bufs = model.buffers;
+  const bufs = model.forward;
   const C = config.dModel;
   const BT = B * T;
   const eps = config.layerNormEps;
