@@ -9,6 +9,10 @@
 // buffer and terminates the worker a grace later; the job then runs once more on a fresh
 // interpreter, and ends `unscored` if the backstop stops it again.
 // Busy time is counted per worker for compute accounting.
+// This file is the job queue: pending jobs, dispatch, each job's budget and backstop, and settling its
+// one result. The workers it runs on (snapshot, spawn, spares, boot failures, replacement) are
+// worker-slots.ts's: the queue asks it to replace a slot's worker, and it tells the queue when a slot
+// can serve, what its worker reports and when a worker crashed.
 import {
   backstopMsFor,
   type PageToWorker,
@@ -16,14 +20,13 @@ import {
   type SandboxJob,
   type SandboxResult,
   type SandboxStatus,
-  type WorkerBoot,
   type WorkerDone,
   type WorkerLimit,
-  type WorkerToPage,
 } from './protocol.ts';
-import { pythonLibrary } from './python-library.ts';
 import { WORK_RULE, workBudgetFor, type WorkRule } from './work-rule.ts';
-import { loadRuntimeAssets, type RuntimeAssets } from './runtime-assets.ts';
+import { WorkerSlots, type Slot, type WorkerSlotsStats } from './worker-slots.ts';
+
+export type { WorkerStats } from './worker-slots.ts';
 
 export interface PoolOptions {
   /** Number of workers (default: hardwareConcurrency - 1, at least 1, at most 8). */
@@ -62,23 +65,7 @@ export interface PoolOptions {
   spares?: number;
 }
 
-export interface WorkerStats {
-  workerId: number;
-  state: 'booting' | 'idle' | 'busy' | 'down';
-  /** Runs finished by this slot, across its respawns. */
-  runs: number;
-  /** Time spent running jobs (dispatch to result), ms. */
-  busyMs: number;
-  /** Times this slot's worker was replaced. */
-  respawns: number;
-  /** Start-up time of the current worker, ms (from spawn to ready, page clock). */
-  lastBootMs: number;
-  /** The worker's own start-up phases, ms since its boot message arrived. */
-  lastPhases: Record<string, number>;
-  generation: number;
-}
-
-export interface PoolStats {
+export interface PoolStats extends WorkerSlotsStats {
   submitted: number;
   settled: number;
   queued: number;
@@ -87,17 +74,6 @@ export interface PoolStats {
   ignoredMessages: number;
   /** Attempts to settle an already settled job (must stay 0). */
   doubleSettles: number;
-  /** Worker start-up times from the snapshot (spawn to ready, page clock), ms, most recent last (at most 1000). */
-  respawnMs: number[];
-  /** Slot downtimes after a kill or recycle (terminate to serving again, a spare makes it ~0), ms. */
-  slotDowntimeMs: number[];
-  /** Spares booted and waiting. */
-  sparesReady: number;
-  snapshotBytes: number;
-  snapshotMs: number;
-  snapshotPhases: Record<string, number>;
-  assetsMs: number;
-  workers: WorkerStats[];
 }
 
 interface Pending {
@@ -117,31 +93,6 @@ interface Pending {
   timers: ReturnType<typeof setTimeout>[];
 }
 
-/** One Pyodide worker, from spawn to termination. */
-interface Handle {
-  worker: Worker;
-  generation: number;
-  startedAt: number;
-  /** Spawn to ready, ms (0 until ready). */
-  bootMs: number;
-  interrupt: Uint8Array;
-  ready: boolean;
-  /** The slot it serves; null while it waits as a spare. */
-  slot: Slot | null;
-  bootTimer: ReturnType<typeof setTimeout> | null;
-  phases: Record<string, number>;
-}
-
-/** A place in the pool: the worker ids callers see are slot ids, stable across respawns. */
-interface Slot extends Omit<WorkerStats, 'workerId'> {
-  id: number;
-  handle: Handle | null;
-  current: Pending | null;
-  runsOnWorker: number;
-  bootFailures: number;
-  downSince: number;
-}
-
 const DEFAULTS = {
   outputCapBytes: 256 * 1024,
   memoryCapBytes: 1024 * 1024 * 1024,
@@ -153,17 +104,10 @@ const DEFAULTS = {
   maxRunsPerWorker: 1,
   bootTimeoutMs: 60_000,
 };
-const MAX_BOOT_FAILURES = 3;
-
-class SnapshotTimeout extends Error {}
 
 function defaultSize(): number {
   const cores = globalThis.navigator?.hardwareConcurrency ?? 2;
   return Math.min(8, Math.max(1, cores - 1));
-}
-
-function spawnWorker(): Worker {
-  return new Worker(new URL('./sandbox-worker.ts', import.meta.url), { type: 'module', name: 'sandbox' });
 }
 
 function randomNonce(): string {
@@ -172,14 +116,11 @@ function randomNonce(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+type PoolSlot = Slot<Pending>;
+
 export class SandboxPool {
   private readonly opts: Required<Omit<PoolOptions, 'indexURL'>> & { indexURL?: string };
-  private assets: RuntimeAssets | null = null;
-  private snapshot: SharedArrayBuffer | null = null;
-  private snapshotMs = 0;
-  private snapshotPhases: Record<string, number> = {};
-  private readonly library = pythonLibrary();
-  private slots: Slot[] = [];
+  private readonly workers: WorkerSlots<Pending>;
   private queue: Pending[] = [];
   private nextJobId = 1;
   private closed = false;
@@ -192,12 +133,6 @@ export class SandboxPool {
     doubleSettles: 0,
     byStatus: { ok: 0, error: 0, timeout: 0, memory: 0, resource: 0, killed: 0, unscored: 0 } as Record<SandboxStatus, number>,
   };
-  private respawnMs: number[] = [];
-  private downtimeMs: number[] = [];
-  private spares: Handle[] = [];
-  private spareFailures = 0;
-  private generation = 0;
-  private readyWaiters: (() => void)[] = [];
 
   constructor(options: PoolOptions = {}) {
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as PoolOptions;
@@ -207,50 +142,31 @@ export class SandboxPool {
     const opts = { ...DEFAULTS, size, spares: size, ...given };
     if (opts.maxRunsPerWorker <= 1) opts.spares = Math.max(1, opts.spares);
     this.opts = opts;
+    this.workers = new WorkerSlots<Pending>(opts, {
+      serving: () => this.pump(),
+      done: (slot, msg) => this.onDone(slot, msg),
+      limit: (slot, msg) => this.onLimit(slot, msg),
+      crashed: (slot, reason) => this.replace(slot, 'killed', reason),
+      // With no worker able to start, queued jobs would wait for ever: end them now.
+      unavailable: (message) => this.endQueued(`sandbox unavailable: ${message}`),
+      ignored: () => this.counts.ignoredMessages++,
+    });
   }
 
   /** Loads the runtime once, makes the memory snapshot, starts the workers; resolves when all are ready. */
   async start(): Promise<void> {
     try {
-      await this.startWorkers();
+      await this.workers.start();
     } catch (e) {
       // run() promises to resolve: jobs queued now or submitted later end 'killed' with the reason.
       this.startFailure = `the sandbox pool did not start: ${e instanceof Error ? e.message : String(e)}`;
-      for (const p of this.queue.splice(0)) this.settle(p, this.pageResult(p, 'killed', this.startFailure, null));
+      this.endQueued(this.startFailure);
       throw e;
     }
   }
 
-  private async startWorkers(): Promise<void> {
-    this.assets = await loadRuntimeAssets(this.opts.indexURL);
-    const t0 = performance.now();
-    this.snapshot = await this.makeSnapshotPatiently(this.assets);
-    this.snapshotMs = performance.now() - t0;
-    for (let i = 0; i < this.opts.size; i++) {
-      const slot: Slot = {
-        id: i,
-        handle: null,
-        state: 'down',
-        current: null,
-        runsOnWorker: 0,
-        runs: 0,
-        busyMs: 0,
-        respawns: 0,
-        lastBootMs: 0,
-        lastPhases: {},
-        generation: 0,
-        bootFailures: 0,
-        downSince: 0,
-      };
-      this.slots.push(slot);
-      this.spawn(slot);
-    }
-    await this.whenAllReady();
-    this.topUpSpares();
-  }
-
   get size(): number {
-    return this.slots.length;
+    return this.workers.slots.length;
   }
 
   /** Runs one program; always resolves, exactly once. */
@@ -281,7 +197,7 @@ export class SandboxPool {
 
   /** Terminates a worker as if it had crashed (fault injection for tests); its job ends 'killed'. */
   killWorker(workerId: number, reason = 'killed by request'): boolean {
-    const slot = this.slots[workerId];
+    const slot = this.workers.slots[workerId];
     if (!slot || !slot.handle) return false;
     this.replace(slot, 'killed', reason);
     return true;
@@ -295,280 +211,42 @@ export class SandboxPool {
       byStatus: { ...this.counts.byStatus },
       ignoredMessages: this.counts.ignoredMessages,
       doubleSettles: this.counts.doubleSettles,
-      respawnMs: [...this.respawnMs],
-      slotDowntimeMs: [...this.downtimeMs],
-      sparesReady: this.spares.filter((h) => h.ready).length,
-      snapshotBytes: this.snapshot?.byteLength ?? 0,
-      snapshotMs: this.snapshotMs,
-      snapshotPhases: { ...this.snapshotPhases },
-      assetsMs: this.assets?.loadMs ?? 0,
-      workers: this.slots.map((s) => ({
-        workerId: s.id,
-        state: s.state,
-        runs: s.runs,
-        busyMs: s.busyMs,
-        respawns: s.respawns,
-        lastBootMs: s.lastBootMs,
-        lastPhases: { ...s.lastPhases },
-        generation: s.generation,
-      })),
+      ...this.workers.stats(),
     };
   }
 
   /** Resolves when every slot has a ready worker. */
   whenAllReady(): Promise<void> {
-    if (this.slots.every((s) => s.state === 'idle' || s.state === 'busy')) return Promise.resolve();
-    return new Promise((resolve) => this.readyWaiters.push(resolve));
+    return this.workers.whenAllReady();
   }
 
   /** Ends every worker; queued and running jobs resolve 'killed'. */
   close(): void {
     this.closed = true;
-    for (const h of this.spares.splice(0)) this.terminate(h);
-    for (const slot of this.slots) {
-      if (slot.handle) this.terminate(slot.handle);
-      slot.handle = null;
-      slot.state = 'down';
+    this.workers.close();
+    for (const slot of this.workers.slots) {
       if (slot.current) this.settle(slot.current, this.pageResult(slot.current, 'killed', 'the sandbox pool was closed', slot));
       slot.current = null;
     }
-    for (const p of this.queue.splice(0)) this.settle(p, this.pageResult(p, 'killed', 'the sandbox pool was closed', null));
+    this.endQueued('the sandbox pool was closed');
   }
 
-  /**
-   * The snapshot is the one boot everything waits for, and on a busy machine it can take several times
-   * its usual minute: a timeout is retried with a longer limit (1x, 2x, 3x bootTimeoutMs) before the
-   * pool gives up. A boot that fails outright is not retried.
-   */
-  private async makeSnapshotPatiently(assets: RuntimeAssets): Promise<SharedArrayBuffer> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.makeSnapshot(assets, attempt * this.opts.bootTimeoutMs);
-      } catch (e) {
-        if (!(e instanceof SnapshotTimeout) || attempt >= MAX_BOOT_FAILURES || this.closed) throw e;
-      }
-    }
-  }
-
-  private makeSnapshot(assets: RuntimeAssets, timeoutMs: number): Promise<SharedArrayBuffer> {
-    return new Promise((resolve, reject) => {
-      const worker = spawnWorker();
-      const timer = setTimeout(() => {
-        worker.terminate();
-        reject(new SnapshotTimeout(`sandbox: the snapshot worker did not finish in time (${Math.round(timeoutMs / 1000)} s)`));
-      }, timeoutMs);
-      worker.onmessage = (e: MessageEvent<WorkerToPage>) => {
-        const msg = e.data;
-        clearTimeout(timer);
-        worker.terminate();
-        if (msg.type === 'snapshot') {
-          this.snapshotPhases = msg.phases;
-          resolve(msg.snapshot);
-        }
-        else reject(new Error(`sandbox: snapshot worker: ${msg.type === 'boot-failed' ? msg.message : msg.type}`));
-      };
-      worker.onerror = (e) => {
-        clearTimeout(timer);
-        worker.terminate();
-        reject(new Error(`sandbox: snapshot worker failed: ${e.message}`));
-      };
-      worker.postMessage(this.bootMessage(assets, -1, true, new SharedArrayBuffer(4)) satisfies PageToWorker);
-    });
-  }
-
-  private bootMessage(assets: RuntimeAssets, workerId: number, makeSnapshot: boolean, interruptBuffer: SharedArrayBuffer): WorkerBoot {
-    return {
-      type: 'boot',
-      workerId,
-      indexURL: assets.indexURL,
-      wasmModule: assets.wasmModule,
-      stdlibZip: assets.stdlibZip,
-      lockFileJson: assets.lockFileJson,
-      ...(makeSnapshot || !this.snapshot ? {} : { snapshot: this.snapshot }),
-      makeSnapshot,
-      interruptBuffer,
-      pythonFiles: this.library,
-      outputCapBytes: this.opts.outputCapBytes,
-      memoryCapBytes: this.opts.memoryCapBytes,
-      fileCapBytes: this.opts.fileCapBytes,
-      reuse: this.opts.maxRunsPerWorker > 1,
-      countWork: this.opts.countWork,
-    };
-  }
-
-  /** Starts a worker from the snapshot, for `slot` or (slot null) as a spare. */
-  private spawn(slot: Slot | null): void {
-    if (this.closed || !this.assets) return;
-    const handle: Handle = {
-      worker: spawnWorker(),
-      generation: ++this.generation,
-      startedAt: performance.now(),
-      bootMs: 0,
-      interrupt: new Uint8Array(new SharedArrayBuffer(4)),
-      ready: false,
-      slot,
-      bootTimer: null,
-      phases: {},
-    };
-    if (slot) {
-      slot.handle = handle;
-      slot.state = 'booting';
-      slot.generation++;
-      slot.runsOnWorker = 0;
-    } else {
-      this.spares.push(handle);
-    }
-    const { worker } = handle;
-    worker.onmessage = (e: MessageEvent<WorkerToPage>) => {
-      const msg = e.data;
-      if (msg.type === 'ready' && !handle.ready) {
-        if (handle.bootTimer) clearTimeout(handle.bootTimer);
-        handle.bootTimer = null;
-        if (msg.leftoverGlobals.length > 0) {
-          // A worker that could not lock down must never run a program.
-          this.bootFailed(handle, `lock-down left ${msg.leftoverGlobals.join(', ')}`);
-          return;
-        }
-        handle.ready = true;
-        handle.phases = msg.phases;
-        handle.bootMs = performance.now() - handle.startedAt;
-        this.recordRespawn(handle.bootMs);
-        this.onReady(handle);
-      } else if (msg.type === 'boot-failed') {
-        this.bootFailed(handle, msg.message);
-      } else if (msg.type === 'done' && handle.slot && handle.slot.handle === handle) {
-        this.onDone(handle.slot, msg);
-      } else if (msg.type === 'limit' && handle.slot && handle.slot.handle === handle) {
-        this.onLimit(handle.slot, msg);
-      } else {
-        this.counts.ignoredMessages++;
-      }
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      if (!handle.ready) this.bootFailed(handle, e.message || 'worker error during start-up');
-      else if (handle.slot && handle.slot.handle === handle) this.replace(handle.slot, 'killed', `the worker crashed: ${e.message || 'unknown error'}`);
-      else this.dropSpare(handle);
-    };
-    worker.onmessageerror = () => {
-      if (handle.slot && handle.slot.handle === handle) this.replace(handle.slot, 'killed', 'a message from the worker could not be read');
-    };
-    handle.bootTimer = setTimeout(() => {
-      if (!handle.ready) this.bootFailed(handle, 'start-up timed out');
-    }, this.opts.bootTimeoutMs);
-    worker.postMessage(this.bootMessage(this.assets, slot ? slot.id : -1, false, handle.interrupt.buffer as SharedArrayBuffer) satisfies PageToWorker);
-  }
-
-  private onReady(handle: Handle): void {
-    const slot = handle.slot;
-    if (!slot) {
-      // A spare: hand it to a slot that is down, if any.
-      const waiting = this.slots.find((s) => s.state === 'down' || (s.state === 'booting' && s.handle && !s.handle.ready));
-      if (waiting) this.attachSpare(waiting);
-      return;
-    }
-    slot.lastBootMs = performance.now() - handle.startedAt;
-    slot.lastPhases = handle.phases;
-    slot.bootFailures = 0;
-    this.slotServing(slot);
-  }
-
-  private slotServing(slot: Slot): void {
-    if (slot.downSince > 0) {
-      this.downtimeMs.push(performance.now() - slot.downSince);
-      if (this.downtimeMs.length > 1000) this.downtimeMs.shift();
-      slot.downSince = 0;
-    }
-    slot.state = 'idle';
-    this.notifyReady();
-    this.pump();
-  }
-
-  /** Gives `slot` a ready spare (ending any worker still booting for it). Returns false if none is ready. */
-  private attachSpare(slot: Slot): boolean {
-    const i = this.spares.findIndex((h) => h.ready);
-    if (i < 0) return false;
-    const [spare] = this.spares.splice(i, 1);
-    if (slot.handle && slot.handle !== spare) this.terminate(slot.handle);
-    spare.slot = slot;
-    slot.handle = spare;
-    slot.generation++;
-    slot.runsOnWorker = 0;
-    slot.lastBootMs = performance.now() - spare.startedAt;
-    slot.lastPhases = spare.phases;
-    slot.bootFailures = 0;
-    this.slotServing(slot);
-    this.topUpSpares();
-    return true;
-  }
-
-  private topUpSpares(): void {
-    if (this.closed || this.spareFailures >= MAX_BOOT_FAILURES) return;
-    while (this.spares.length < this.opts.spares) this.spawn(null);
-  }
-
-  private dropSpare(handle: Handle): void {
-    this.terminate(handle);
-    this.spares = this.spares.filter((h) => h !== handle);
-  }
-
-  private terminate(handle: Handle): void {
-    if (handle.bootTimer) clearTimeout(handle.bootTimer);
-    handle.bootTimer = null;
-    handle.worker.onmessage = null;
-    handle.worker.onerror = null;
-    handle.worker.terminate();
-  }
-
-  private recordRespawn(ms: number): void {
-    this.respawnMs.push(ms);
-    if (this.respawnMs.length > 1000) this.respawnMs.shift();
-  }
-
-  private bootFailed(handle: Handle, message: string): void {
-    this.terminate(handle);
-    const slot = handle.slot;
-    if (!slot) {
-      this.spares = this.spares.filter((h) => h !== handle);
-      this.spareFailures++;
-      if (this.spareFailures >= MAX_BOOT_FAILURES) console.error(`sandbox: spare workers fail to start: ${message}`);
-      this.topUpSpares();
-      return;
-    }
-    if (slot.handle !== handle) return;
-    slot.handle = null;
-    slot.state = 'down';
-    slot.bootFailures++;
-    if (slot.bootFailures < MAX_BOOT_FAILURES) {
-      slot.respawns++;
-      if (!this.attachSpare(slot)) this.spawn(slot);
-      return;
-    }
-    console.error(`sandbox worker ${slot.id} failed to start ${slot.bootFailures} times: ${message}`);
-    this.notifyReady();
-    // With no worker able to start, queued jobs would wait for ever: end them now.
-    if (this.slots.every((s) => s.state === 'down')) {
-      for (const p of this.queue.splice(0)) this.settle(p, this.pageResult(p, 'killed', `sandbox unavailable: ${message}`, null));
-    }
-  }
-
-  private notifyReady(): void {
-    if (!this.slots.every((s) => s.state !== 'booting')) return;
-    for (const w of this.readyWaiters.splice(0)) w();
+  /** Ends every job still waiting for a worker with `reason`. */
+  private endQueued(reason: string): void {
+    for (const p of this.queue.splice(0)) this.settle(p, this.pageResult(p, 'killed', reason, null));
   }
 
   private pump(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.find((s) => s.state === 'idle');
+      const slot = this.workers.slots.find((s) => s.state === 'idle');
       if (!slot) return;
       const p = this.queue.shift() as Pending;
       this.dispatch(slot, p);
     }
   }
 
-  private dispatch(slot: Slot, p: Pending): void {
-    const handle = slot.handle as Handle;
-    const { worker, interrupt } = handle;
+  private dispatch(slot: PoolSlot, p: Pending): void {
+    const { worker, interrupt } = slot.handle!;
     slot.state = 'busy';
     slot.current = p;
     p.dispatchedAt = performance.now();
@@ -614,7 +292,7 @@ export class SandboxPool {
    * on the program. Its worker is replaced; the first time the job runs again, on a fresh
    * interpreter, ahead of the queue; the second time it ends `unscored`.
    */
-  private backstopped(slot: Slot, p: Pending, work = 0): void {
+  private backstopped(slot: PoolSlot, p: Pending, work = 0): void {
     p.backstops++;
     if (p.backstops >= 2) {
       this.replace(slot, 'unscored', `stopped by the wall-clock backstop (${this.backstopMs(p.job)} ms) on two fresh interpreters before its work budget ran out: not scored`, work);
@@ -631,7 +309,7 @@ export class SandboxPool {
   }
 
   /** The run passed a cap: it ends as memory/resource; a worker that does not stop is terminated. */
-  private onLimit(slot: Slot, msg: WorkerLimit): void {
+  private onLimit(slot: PoolSlot, msg: WorkerLimit): void {
     const p = slot.current;
     if (!p || msg.jobId !== p.jobId || msg.nonce !== p.nonce) {
       this.counts.ignoredMessages++;
@@ -646,7 +324,7 @@ export class SandboxPool {
     );
   }
 
-  private onDone(slot: Slot, msg: WorkerDone): void {
+  private onDone(slot: PoolSlot, msg: WorkerDone): void {
     const p = slot.current;
     if (!p || msg.jobId !== p.jobId || msg.nonce !== p.nonce) {
       this.counts.ignoredMessages++;
@@ -714,11 +392,11 @@ export class SandboxPool {
   }
 
   /** The start-up time a job is charged: its worker's, on the first job that worker runs; 0 after. */
-  private bootShare(slot: Slot | null): number {
+  private bootShare(slot: PoolSlot | null): number {
     return slot && slot.handle && slot.runsOnWorker === 0 ? slot.handle.bootMs : 0;
   }
 
-  private finishSlotJob(slot: Slot, now: number): void {
+  private finishSlotJob(slot: PoolSlot, now: number): void {
     const p = slot.current;
     if (!p) return;
     for (const t of p.timers) clearTimeout(t);
@@ -731,7 +409,7 @@ export class SandboxPool {
    * Terminates the slot's worker, ends its job (if any) with `status` (`work`: the units it had used,
    * as far as the page knows), and puts a fresh worker in.
    */
-  private replace(slot: Slot, status: SandboxStatus | null, reason: string, work = 0): void {
+  private replace(slot: PoolSlot, status: SandboxStatus | null, reason: string, work = 0): void {
     const p = slot.current;
     if (p && status) {
       const now = performance.now();
@@ -740,17 +418,11 @@ export class SandboxPool {
       this.settle(p, { ...this.pageResult(p, status, reason, slot, now), interpreter, work, ...(p.limit ? { limit: p.limit.limit } : {}) });
     }
     slot.current = null;
-    if (slot.handle) this.terminate(slot.handle);
-    slot.handle = null;
-    slot.state = 'down';
-    slot.downSince = performance.now();
-    slot.respawns++;
-    if (this.closed) return;
-    if (!this.attachSpare(slot)) this.spawn(slot);
+    this.workers.replace(slot);
   }
 
   /** A result decided on the page, when the worker could not give one. */
-  private pageResult(p: Pending, status: SandboxStatus, reason: string, slot: Slot | null, now = performance.now()): SandboxResult {
+  private pageResult(p: Pending, status: SandboxStatus, reason: string, slot: PoolSlot | null, now = performance.now()): SandboxResult {
     const started = p.dispatchedAt || now;
     return {
       status,
