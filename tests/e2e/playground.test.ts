@@ -1,11 +1,12 @@
 // The Playground (#/playground) in a real browser: a program runs in the page's sandbox pool and is
 // graded on the page; a crash shows its traceback and keeps the user's text; a CSV becomes a task
-// whose leaderboard is built on the spot (small population); user errors get clear messages.
+// whose leaderboard is built on the spot (small population); user errors get clear messages. A run and a
+// build go on while another view is open, and coming back finds them (or their outcome) and the program.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { editorText, launchChromium, serveDist, setEditorText, type Served } from './browser.ts';
+import { editorText, launchChromium, openView, serveDist, setEditorText, useServedApp, type Served } from './browser.ts';
 import { parseCsvRecords, writeCsv } from '../../src/tasks/csv.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -16,6 +17,12 @@ task = tk.load_task()
 def fit(rows):
     return 1 / 0
 fit(task.train)
+`;
+
+/** Work before the task's program, so the run is still going a moment after it starts. */
+const SLOW = `_s = 0
+for _i in range(2_000_000):
+    _s += _i
 `;
 
 async function text(page: Page, testid: string): Promise<string> {
@@ -165,5 +172,61 @@ describe('Playground (#/playground)', () => {
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: resolve(artifacts, 'playground.png'), fullPage: true });
     expect(errors).toEqual([]);
+  });
+});
+
+describe('Playground across a view switch', () => {
+  const app = useServedApp({ webgpu: false });
+
+  /** Away to the paper and back by the menu, as a user would. */
+  async function awayAndBack(page: Page): Promise<void> {
+    await page.click('nav >> text=The paper, live');
+    await page.waitForSelector('[data-testid=companion]', { timeout: 60_000 });
+    await page.click('nav >> text=Playground');
+    await page.waitForSelector('[data-testid=task-card]', { timeout: 60_000 });
+  }
+
+  it('a run and a leaderboard build go on while the paper is open; back, they or their outcomes are there, the program as left', async () => {
+    const { page, errors } = await openView(app, '#/playground', { width: 1280, height: 1000 });
+    await page.waitForSelector('[data-testid=task-card]', { timeout: 60_000 });
+    const program = `${SLOW}${await editorText(page, 'program')}`;
+    await setEditorText(page, 'program', program);
+    const t0 = performance.now();
+    await page.click('[data-testid=run-button]');
+    await page.waitForSelector('[data-testid=run-button]:has-text("Running")', { timeout: 10_000 });
+    await awayAndBack(page);
+    // The same run, still going (the pool's start-up and the loop take seconds), or already over.
+    const back = (await page.locator('[data-testid=run-button]').textContent()) ?? '';
+    console.log(`playground run across a view switch: ${back.includes('Running') ? 'still running' : 'over'} when back after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await page.waitForSelector('[data-testid=result-status]', { timeout: 150_000 });
+    expect(await text(page, 'result-status')).toBe('ok');
+    expect(await text(page, 'result-wm-guess')).toMatch(/^\d{1,3}\.\d /);
+    expect(await page.locator('[data-testid=run-button]').textContent()).toBe('Run');
+    expect(await page.isEnabled('[data-testid=run-button]')).toBe(true);
+    expect(await editorText(page, 'program')).toBe(program);
+    // Back again with nothing running: the outcome is still shown.
+    await awayAndBack(page);
+    expect(await text(page, 'result-status')).toBe('ok');
+    expect(await editorText(page, 'program')).toBe(program);
+
+    await page.click('[data-testid=mode-csv]');
+    await page.setInputFiles('[data-testid=csv-input]', { name: 'cars.csv', mimeType: 'text/csv', buffer: carsCsv(150) });
+    await page.selectOption('[data-testid=target-select]', 'Miles_per_Gallon');
+    await page.selectOption('[data-testid=metric-select]', 'rmse');
+    await page.fill('[data-testid=population-input]', '10');
+    await page.click('[data-testid=build-button]');
+    await page.waitForSelector('[data-testid=build-progress]', { timeout: 10_000 });
+    const custom = await text(page, 'task-card');
+    await awayAndBack(page);
+    // The CSV tab, its task and its build (or the leaderboard it built), with the URL saying so.
+    expect(page.url()).toContain('data=own');
+    expect(await text(page, 'task-card')).toBe(custom);
+    console.log(`playground build across a view switch: ${(await page.locator('[data-testid=build-progress]').count()) > 0 ? 'still building' : 'over'} when back`);
+    await page.waitForSelector('[data-testid=leaderboard-table]', { timeout: 150_000 });
+    expect(await text(page, 'leaderboard-summary')).toMatch(/from 10 reference programs\s+\(0 failed\)/);
+    await page.click('[data-testid=mode-suite]');
+    expect(await editorText(page, 'program')).toBe(program);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });
