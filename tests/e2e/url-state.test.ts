@@ -13,6 +13,16 @@ async function urlHas(page: Page, key: string, value: string | null): Promise<vo
   await page.waitForFunction(([k, v]) => new URLSearchParams(location.hash.split('?')[1] ?? '').get(k) === v, [key, value] as const, { timeout: 10_000 });
 }
 
+/**
+ * Opens `url` as a new document. A hash change followed by a reload can race the page's own write of
+ * the URL (the program link is written 300 ms after an edit), which may drop the link before the reload;
+ * leaving for about:blank first makes the URL the document loads exactly `url`.
+ */
+async function loadFresh(page: Page, url: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(url);
+}
+
 describe('URL state', () => {
   const app = useServedApp({ webgpu: false });
 
@@ -104,8 +114,7 @@ describe('URL state', () => {
     // A shared link's program takes the editor as a draft: the program saved for that task is kept
     // (a reload without the link finds it), and is one click away.
     const openSonar = async (p: string | null) => {
-      await page.goto(`${app.url}#/playground?task=mlbench_Sonar${p ? `&p=${p}` : ''}`);
-      await page.reload();
+      await loadFresh(page, `${app.url}#/playground?task=mlbench_Sonar${p ? `&p=${p}` : ''}`);
       await page.waitForFunction(() => (document.querySelector('[data-testid=task-card]')?.textContent ?? '').includes('mlbench_Sonar'), null, { timeout: 30_000 });
     };
     await openSonar(packed);
@@ -130,14 +139,12 @@ describe('URL state', () => {
 
     // A deflate bomb (a 3 KB link of 2 MiB) is refused at the cap with a message, and the tab stays responsive.
     const bomb = deflateRawSync(Buffer.alloc(2 << 20, 0x61)).toString('base64url');
-    await page.goto(`${app.url}#/playground?p=${bomb}`);
-    await page.reload();
+    await loadFresh(page, `${app.url}#/playground?p=${bomb}`);
     await page.waitForSelector('[data-testid=link-note]', { timeout: 30_000 });
     expect(await page.locator('[data-testid=link-note]').textContent()).toMatch(/was not opened: the program in this link unpacks to more than 1048576 bytes/);
 
     // A cut link says so, and the editor starts from a reference program.
-    await page.goto(`${app.url}#/playground?p=${packed.slice(0, 10)}`);
-    await page.reload();
+    await loadFresh(page, `${app.url}#/playground?p=${packed.slice(0, 10)}`);
     expect(await page.locator('[data-testid=link-note]').textContent()).toMatch(/could not be read/);
     expect(errors).toEqual([]);
     await page.close();
