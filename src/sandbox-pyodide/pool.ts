@@ -123,7 +123,6 @@ export class SandboxPool {
   private readonly workers: WorkerSlots<Pending>;
   private queue: Pending[] = [];
   private nextJobId = 1;
-  private closed = false;
   /** Why start() failed, if it did: a job submitted to such a pool ends at once with this reason. */
   private startFailure: string | null = null;
   private readonly counts = {
@@ -186,7 +185,7 @@ export class SandboxPool {
         timers: [],
       };
       this.counts.submitted++;
-      if (this.closed || this.startFailure) {
+      if (this.workers.closed || this.startFailure) {
         this.settle(p, this.pageResult(p, 'killed', this.startFailure ?? 'the sandbox pool is closed', null));
         return;
       }
@@ -222,7 +221,6 @@ export class SandboxPool {
 
   /** Ends every worker; queued and running jobs resolve 'killed'. */
   close(): void {
-    this.closed = true;
     this.workers.close();
     for (const slot of this.workers.slots) {
       if (slot.current) this.settle(slot.current, this.pageResult(slot.current, 'killed', 'the sandbox pool was closed', slot));

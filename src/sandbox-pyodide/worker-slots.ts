@@ -115,7 +115,7 @@ export class WorkerSlots<J> {
   private spares: Handle<J>[] = [];
   private spareFailures = 0;
   private generation = 0;
-  private closed = false;
+  private ended = false;
   private readyWaiters: (() => void)[] = [];
   private respawnMs: number[] = [];
   private downtimeMs: number[] = [];
@@ -182,9 +182,14 @@ export class WorkerSlots<J> {
     return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
+  /** True after close(): no worker starts again (the queue refuses new jobs on it). */
+  get closed(): boolean {
+    return this.ended;
+  }
+
   /** Ends every worker and spawns no more; the slots' jobs are the queue's to end. */
   close(): void {
-    this.closed = true;
+    this.ended = true;
     for (const h of this.spares.splice(0)) this.terminate(h);
     for (const slot of this.slots) {
       if (slot.handle) this.terminate(slot.handle);
@@ -200,7 +205,7 @@ export class WorkerSlots<J> {
     slot.state = 'down';
     slot.downSince = performance.now();
     slot.respawns++;
-    if (this.closed) return;
+    if (this.ended) return;
     if (!this.attachSpare(slot)) this.spawn(slot);
   }
 
@@ -214,7 +219,7 @@ export class WorkerSlots<J> {
       try {
         return await this.makeSnapshot(assets, attempt * this.opts.bootTimeoutMs);
       } catch (e) {
-        if (!(e instanceof SnapshotTimeout) || attempt >= MAX_BOOT_FAILURES || this.closed) throw e;
+        if (!(e instanceof SnapshotTimeout) || attempt >= MAX_BOOT_FAILURES || this.ended) throw e;
       }
     }
   }
@@ -267,7 +272,7 @@ export class WorkerSlots<J> {
 
   /** Starts a worker from the snapshot, for `slot` or (slot null) as a spare. */
   private spawn(slot: Slot<J> | null): void {
-    if (this.closed || !this.assets) return;
+    if (this.ended || !this.assets) return;
     const handle: Handle<J> = {
       worker: spawnWorker(),
       generation: ++this.generation,
@@ -378,7 +383,7 @@ export class WorkerSlots<J> {
   }
 
   private topUpSpares(): void {
-    if (this.closed || this.spareFailures >= MAX_BOOT_FAILURES) return;
+    if (this.ended || this.spareFailures >= MAX_BOOT_FAILURES) return;
     while (this.spares.length < this.opts.spares) this.spawn(null);
   }
 
