@@ -12,6 +12,7 @@ import { holmAdjust, tTestP } from './multiplicity.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { minimumDetectableDifference } from './power.ts';
+import { planProgress, type RowProgress } from './plan-progress.ts';
 
 export const PRIMARY_METRIC: MetricKey = 'heldOutCheckpointMean';
 export const FAMILY_ALPHA = 0.05;
@@ -76,20 +77,11 @@ export const MAIN_TABLE_ROWS: readonly { preset: string; seeds: readonly number[
   ...FAMILY_B_PRESETS.map((preset) => ({ preset, seeds: seedRange(3, 7) })),
 ];
 
-export interface RowProgress {
-  preset: string;
-  planned: number[];
-  /** planned seeds with a finished run on disk */
-  done: number[];
-  /** planned seeds whose run is recorded as failed (and has no finished run) */
-  failed: number[];
-}
-
 /** How far the table has come: every row of the plan with its planned seeds, those done and those failed. */
 export function mainTableProgress(runs: readonly RunResult[]): RowProgress[] {
-  return MAIN_TABLE_ROWS.map(({ preset, seeds }) => {
-    const has = (seed: number, status: RunResult['status']) => runs.some((r) => r.preset === preset && r.seed === seed && r.status === status);
-    return { preset, planned: [...seeds], done: seeds.filter((s) => has(s, 'ok')), failed: seeds.filter((s) => !has(s, 'ok') && has(s, 'failed')) };
+  return planProgress(MAIN_TABLE_ROWS, (preset, seed) => {
+    const has = (status: RunResult['status']) => runs.some((r) => r.preset === preset && r.seed === seed && r.status === status);
+    return has('ok') ? 'ok' : has('failed') ? 'failed' : null;
   });
 }
 
@@ -97,35 +89,8 @@ export function mainTableProgress(runs: readonly RunResult[]): RowProgress[] {
 export const seedSpan = (seeds: readonly number[], dash = '-'): string =>
   seeds.length > 2 && seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1) ? `${seeds[0]}${dash}${seeds.at(-1)}` : seeds.join(', ');
 
-/** Runs finished and planned over every row. */
-export function progressCounts(progress: readonly RowProgress[]): { done: number; planned: number } {
-  return { done: progress.reduce((n, r) => n + r.done.length, 0), planned: progress.reduce((n, r) => n + r.planned.length, 0) };
-}
-
 /** A p value as the tables print it. */
 export const formatP = (p: number | null, none = '—'): string => (p === null ? none : p < 0.001 ? '< 0.001' : p.toFixed(3));
-
-/** True when every row of the plan has a finished run at every planned seed. */
-export const mainTableComplete = (progress: readonly RowProgress[]): boolean => progress.every((r) => rowComplete(progress, r.preset));
-
-/**
- * The rows a test's verdict waits for: the primary test stands alone, so its own two rows; a test of
- * family A or B also waits for every row its family names, because Holm adjusts its p by the others'.
- */
-export function rowsDecidingTest(t: Pick<MainTableTest, 'family' | 'a' | 'b'>, tests: readonly MainTableTest[] = MAIN_TABLE_TESTS): string[] {
-  const members = t.family === 'primary' ? [t] : tests.filter((x) => x.family === t.family);
-  return [...new Set(members.flatMap((x) => [x.a, x.b]))];
-}
-
-/** True when the plan names the row and it has a finished run at every planned seed. */
-export function rowComplete(progress: readonly RowProgress[], preset: string): boolean {
-  const row = progress.find((r) => r.preset === preset);
-  return row !== undefined && row.done.length === row.planned.length;
-}
-
-/** The rows a test's verdict still waits for; none: no run to come can change the verdict. */
-export const rowsAwaited = (t: Pick<MainTableTest, 'family' | 'a' | 'b'>, progress: readonly RowProgress[], tests: readonly MainTableTest[] = MAIN_TABLE_TESTS): string[] =>
-  rowsDecidingTest(t, tests).filter((preset) => !rowComplete(progress, preset));
 
 export interface DecidedTest extends MainTableTest {
   comparison: PairedComparison;

@@ -7,7 +7,8 @@ import type { MeanInterval } from './interval.ts';
 import { sourceLine } from './provenance.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
-import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, familyDetectable, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableComplete, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, PRIMARY_METRIC, progressCounts, rowsAwaited, seedSpan, type DecidedTest, type RowProgress, type WorldModelBuildCost } from './main-table.ts';
+import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, familyDetectable, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, PRIMARY_METRIC, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
+import { planComplete, progressCounts, rowsAwaited, type RowProgress } from './plan-progress.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
@@ -116,7 +117,7 @@ function collapsesTable(runs: readonly RunResult[], summaries: readonly PresetSu
 
 /** Whether a test's verdict is final, and if not, the rows it waits for. */
 function finality(t: DecidedTest, progress: readonly RowProgress[], whenFinal: string): string {
-  const waiting = rowsAwaited(t, progress);
+  const waiting = rowsAwaited(t, progress, MAIN_TABLE_TESTS);
   return waiting.length === 0 ? `final: ${whenFinal}` : `provisional until these rows reach their planned seeds: ${waiting.join(', ')}`;
 }
 
@@ -168,7 +169,7 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
   lines.push(
     '### Rows against the plan',
     '',
-    mainTableComplete(progress)
+    planComplete(progress)
       ? `Every row has a finished run at every planned seed (${runsPlanned} runs).`
       : `In progress: ${runsDone} of ${runsPlanned} planned runs finished. A verdict is provisional until every row it waits for reaches its planned seeds: the primary test its own two rows, a test of family A or B every row of its family (Holm adjusts each p by the others'). A test's seeds are those both of its rows have.`,
     '',

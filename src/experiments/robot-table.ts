@@ -10,6 +10,7 @@ import type { Verdict } from './claims.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { holmAdjust, tTestP } from './multiplicity.ts';
 import { sourceLine, type WithProvenance } from './provenance.ts';
+import { planComplete, planProgress, progressCounts, rowsAwaited, type RowProgress } from './plan-progress.ts';
 
 export const ROBOT_TABLE_ROWS = ['robot-sft', 'robot-grpo-sparse', 'robot-progress-only', 'robot-wmrl', 'robot-neither', 'robot-debias-only', 'robot-fusion-only'] as const;
 export const ROBOT_FAMILY_ALPHA = 0.05;
@@ -40,14 +41,16 @@ export interface RobotTableSummary {
   /** The plan decided (RobotTablePlan.name); absent: robot-table, whose committed summaries predate the field and rewrite unchanged. */
   plan?: string;
   command: string;
+  /** Each row's planned seeds and those finished: a verdict is provisional while a row it waits for is short. */
+  progress: RowProgress[];
   rows: RobotRowSummary[];
-  tests: DecidedRobotTest[];
+  tests: (DecidedRobotTest & { awaits: string[] })[];
 }
 
 export function robotTableSummary(runs: readonly RobotRunResult[], command: string, plan: RobotTablePlan = ROBOT_TABLE_V1): RobotTableSummary {
   return {
     format: 'wmrl-robot-table-summary', version: 1, ...(plan === ROBOT_TABLE_V1 ? {} : { plan: plan.name }), command,
-    rows: summariseRobotRows(runs, plan.rows), tests: decideRobotTable(runs, plan.tests),
+    progress: robotTableProgress(runs, plan), rows: summariseRobotRows(runs, plan.rows), tests: decideWithFinality(runs, plan),
   };
 }
 
@@ -102,6 +105,8 @@ export interface RobotTablePlan {
   section: string;
   /** The rows in the summary's order. */
   rows: readonly string[];
+  /** The seeds every row is planned at. */
+  seeds: readonly number[];
   tests: readonly RobotTableTest[];
   /** Per row, the paper's figure it is shown beside; a row not named has none. */
   paper: Readonly<Partial<Record<string, PaperRobotRow>>>;
@@ -116,6 +121,7 @@ export const ROBOT_TABLE_V1: RobotTablePlan = {
   title: '# Robot table (issue 24)',
   section: 'The robot table: plan',
   rows: ROBOT_TABLE_ROWS,
+  seeds: [1, 2, 3, 4, 5],
   tests: ROBOT_TABLE_TESTS,
   paper: Object.fromEntries(PAPER_TABLE_3.map((r) => [r.preset, r])),
 };
@@ -131,6 +137,7 @@ export const ROBOT_TABLE_V2: RobotTablePlan = {
   title: '# Robot table v2 (issue 46, `--plan robot-table-v2`)',
   section: 'Robot table v2 (issue 46): plan',
   rows: ['robot-sft', ...V2_TRAINED],
+  seeds: [11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
   tests: [
     test('primary', 'primary', 'robot-paper-wmrl', 'robot-paper-grpo-sparse', "WMRL in the authors' free-anchor regime beats GRPO on the sparse success (the paper: 41.2 against 38.3)"),
     // R1 (robot-paper-grpo-sparse - robot-sft) is issue 46's target: all-real GRPO above its start.
@@ -144,6 +151,22 @@ export const ROBOT_TABLE_V2: RobotTablePlan = {
 export const ROBOT_TABLE_PLANS: readonly RobotTablePlan[] = [ROBOT_TABLE_V1, ROBOT_TABLE_V2];
 
 export const robotTablePlan = (name: string): RobotTablePlan | undefined => ROBOT_TABLE_PLANS.find((p) => p.name === name);
+
+/** Each row of the plan at its planned seeds, those with a finished run (a robot run on disk is a finished one). */
+export function robotTableProgress(runs: readonly RobotRunResult[], plan: RobotTablePlan): RowProgress[] {
+  const rows = plan.rows.map((preset) => ({ preset, seeds: plan.seeds }));
+  return planProgress(rows, (preset, seed) => (runs.some((r) => r.request.preset === preset && r.request.seed === seed) ? 'ok' : null));
+}
+
+/** The plan's tests decided, each with the rows its verdict still waits for (none: final). */
+function decideWithFinality(runs: readonly RobotRunResult[], plan: RobotTablePlan): (DecidedRobotTest & { awaits: string[] })[] {
+  const progress = robotTableProgress(runs, plan);
+  return decideRobotTable(runs, plan.tests).map((t) => ({ ...t, awaits: rowsAwaited(t, progress, plan.tests) }));
+}
+
+/** A verdict as the summary prints it: a decided one that the plan's runs still to come can change says so. */
+const shownVerdict = (t: DecidedRobotTest & { awaits: string[] }, offPlan: boolean): string =>
+  !offPlan && t.awaits.length > 0 && (t.verdict === 'holds' || t.verdict === 'fails') ? `${t.verdict} (provisional)` : t.verdict;
 
 export interface RobotComparison {
   seeds: number[];
@@ -230,7 +253,11 @@ const pOf = (p: number | null): string => (p === null ? '-' : p < 0.001 ? '< 0.0
 /** summary.md of a robot experiment: the rows beside the paper's Table 3, then every planned test. */
 export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>[], command: string, plan: RobotTablePlan = ROBOT_TABLE_V1): string {
   const rows = summariseRobotRows(runs, plan.rows);
-  const decided = decideRobotTable(runs, plan.tests);
+  const decided = decideWithFinality(runs, plan);
+  const progress = robotTableProgress(runs, plan);
+  const counts = progressCounts(progress);
+  // a pilot decided by a plan's rules: nothing in it can make the plan's verdicts final or provisional
+  const offPlan = runs.length > 0 && !runs.some((r) => plan.seeds.includes(r.request.seed));
   const first = runs[0];
   const source = sourceLine(runs.map((r) => r.provenance));
   const lines = [
@@ -239,6 +266,12 @@ export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>
     `Generated from ${runs.length} run file(s) by \`${command}\`. Plan: docs/results.md, "${plan.section}".`,
     ...(source ? [source] : []),
     first ? `Evaluation: ${first.request.evaluation.statesPerTask} held-out initial state(s) per task, ${first.request.evaluation.temperature === 0 ? 'greedy' : `sampled at temperature ${first.request.evaluation.temperature}, ${first.request.evaluation.trials ?? 1} rollout(s) each`}, the same states and draws for every row at a seed.` : '',
+    '',
+    offPlan
+      ? `No run here is at the plan's seeds (${plan.seeds.join(', ')}): a pilot or a side experiment. The tests below apply the plan's rules to these runs and decide nothing for the plan.`
+      : planComplete(progress)
+      ? `Every row has a finished run at each of its ${plan.seeds.length} planned seeds: the verdicts are final.`
+      : `In progress: ${counts.done} of ${counts.planned} planned runs finished (seeds ${plan.seeds.join(', ')} for every row). A verdict is provisional until every row it waits for has all its planned seeds: the primary test its own two rows, a test of family R every row the family names (Holm adjusts each p by the others').`,
     '',
     'Held-out success x100, mean over seeds [95% t interval]; the endpoint pools both held-out sets.',
     '',
@@ -254,7 +287,7 @@ export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>
     '',
     '| test | a - b | seeds | difference [95% CI] | p | p (Holm) | verdict |',
     '|---|---|---|---|---|---|---|',
-    ...decided.map((d) => `| ${d.id} | ${d.a} - ${d.b} | ${d.comparison.seeds.length} | ${cell(d.comparison.interval)} | ${pOf(d.p)} | ${d.family === 'primary' ? '(alone)' : pOf(d.pHolm)} | ${d.verdict} |`),
+    ...decided.map((d) => `| ${d.id} | ${d.a} - ${d.b} | ${d.comparison.seeds.length} | ${cell(d.comparison.interval)} | ${pOf(d.p)} | ${d.family === 'primary' ? '(alone)' : pOf(d.pHolm)} | ${shownVerdict(d, offPlan)} |`),
     '',
     ...decided.map((d) => `- ${d.id}: ${d.statement}.`),
     '',

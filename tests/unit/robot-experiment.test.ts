@@ -65,7 +65,11 @@ describe('the robot experiment runner', () => {
     expect(summary.plan).toBe('robot-table-v2');
     expect(summary.rows.map((r) => [r.preset, r.seeds])).toEqual([['robot-sft', []], ['robot-paper-grpo-sparse', [101, 102]], ['robot-paper-wmrl', []], ['robot-paper-wmrl-anchors', []], ['robot-paper-progress-only', []]]);
     expect(summary.tests.find((t) => t.id === 'R1')).toMatchObject({ a: 'robot-paper-grpo-sparse', b: 'robot-sft' });
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/^# Robot table v2 \(issue 46, `--plan robot-table-v2`\)\n/);
+    const md = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(md).toMatch(/^# Robot table v2 \(issue 46, `--plan robot-table-v2`\)\n/);
+    // a pilot's seeds are not the plan's: its summary says it decides nothing for the plan, and marks no verdict provisional
+    expect(md).toContain("No run here is at the plan's seeds (11, 12, 13, 14, 15, 16, 17, 18, 19, 20): a pilot or a side experiment.");
+    expect(md).not.toContain('provisional');
   });
 
   it('evaluates sampled (temperature 1, 4 trials) by default; greedy on request takes one trial; --normalise reaches the config', () => {

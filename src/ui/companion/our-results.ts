@@ -6,7 +6,8 @@ import type { MeanInterval } from '../../experiments/interval.ts';
 import { decidedDigits } from '../../experiments/report.ts';
 import type { RerunComparison } from '../../experiments/rerun.ts';
 import { curveGapTrend, type CurveGapTrend } from '../../experiments/controls-table.ts';
-import { breakEvenFromRatios, familyDetectable, largerSftAgainstSft, mainTableComplete, primaryDetectable, progressCounts, rowsAwaited, type AmortisedRatio, type BreakEven, type DecidedTest, type PrimaryDetectable, type RowProgress, type TestDetectable } from '../../experiments/main-table.ts';
+import { breakEvenFromRatios, familyDetectable, largerSftAgainstSft, MAIN_TABLE_TESTS, primaryDetectable, type AmortisedRatio, type BreakEven, type DecidedTest, type PrimaryDetectable, type TestDetectable } from '../../experiments/main-table.ts';
+import { planComplete, progressCounts, rowsAwaited, type RowProgress } from '../../experiments/plan-progress.ts';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';
@@ -206,9 +207,9 @@ export function planView(summary: ExperimentSummary): PlanView | null {
     primary,
     tests,
     progress,
-    complete: progress.length > 0 && mainTableComplete(progress),
-    primaryAwaits: rowsAwaited(primary, progress),
-    familyAAwaits: familyA ? rowsAwaited(familyA, progress) : [],
+    complete: progress.length > 0 && planComplete(progress),
+    primaryAwaits: rowsAwaited(primary, progress, MAIN_TABLE_TESTS),
+    familyAAwaits: familyA ? rowsAwaited(familyA, progress, MAIN_TABLE_TESTS) : [],
     runsDone: counts.done,
     runsPlanned: counts.planned,
     amortised: summary.mainTableAmortisedRatio ?? null,

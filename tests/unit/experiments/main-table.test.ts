@@ -1,7 +1,8 @@
 // The main table's plan, decided: the primary non-inferiority test alone, families A and B each
 // Holm-corrected, the SFT row read on its one evaluation, and the amortised compute ratio.
 import { describe, expect, it } from 'vitest';
-import { amortisedComputeRatio, breakEvenFromRatios, breakEvenRuns, decideMainTable, largerSftAgainstSft, familyDetectable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableComplete, mainTableProgress, primaryCurveRows, rowsAwaited, rowsDecidingTest, seedSpan } from '../../../src/experiments/main-table.ts';
+import { amortisedComputeRatio, breakEvenFromRatios, breakEvenRuns, decideMainTable, largerSftAgainstSft, familyDetectable, MAIN_TABLE_ROWS, MAIN_TABLE_TESTS, mainTableProgress, primaryCurveRows, seedSpan } from '../../../src/experiments/main-table.ts';
+import { planComplete, rowsAwaited, rowsDecidingTest } from '../../../src/experiments/plan-progress.ts';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity.ts';
 import { mainTableSection, renderReport } from '../../../src/experiments/report.ts';
 import { minimumDetectableDifference } from '../../../src/experiments/power.ts';
@@ -232,11 +233,11 @@ describe('the main table, decided by its plan', () => {
     expect(row('wmrl-static')).toEqual({ preset: 'wmrl-static', planned: [3, 4, 5, 6, 7], done: [5], failed: [] });
     expect(row('paper-ablation-neither').planned).toEqual(seedsFrom(3, 12));
     expect(MAIN_TABLE_ROWS.reduce((n, r) => n + r.seeds.length, 0)).toBe(4 * 16 + 5 * 10 + 7 * 5);
-    expect(mainTableComplete(progress)).toBe(false);
+    expect(planComplete(progress)).toBe(false);
     // every planned seed of every row finished: complete; one missing: not
     const all = MAIN_TABLE_ROWS.flatMap((r) => r.seeds.map((s) => trained(r.preset, s, [50, 50, 50, 50])));
-    expect(mainTableComplete(mainTableProgress(all))).toBe(true);
-    expect(mainTableComplete(mainTableProgress(all.slice(1)))).toBe(false);
+    expect(planComplete(mainTableProgress(all))).toBe(true);
+    expect(planComplete(mainTableProgress(all.slice(1)))).toBe(false);
     // the report says how far the table has come
     const md = mainTableSection(runs);
     expect(md).toMatch(/In progress: 3 of 149 planned runs finished/);
@@ -246,15 +247,15 @@ describe('the main table, decided by its plan', () => {
   it("the primary verdict is final once its own two rows are complete; a family's waits for every row the family names (Holm)", () => {
     const primary = MAIN_TABLE_TESTS.find((t) => t.id === 'primary')!;
     const a6 = MAIN_TABLE_TESTS.find((t) => t.id === 'A6')!;
-    expect(rowsDecidingTest(primary).sort()).toEqual(['paper-grpo-all-real', 'paper-wmrl']);
+    expect(rowsDecidingTest(primary, MAIN_TABLE_TESTS).sort()).toEqual(['paper-grpo-all-real', 'paper-wmrl']);
     // A6 compares paper-wmrl with the larger SFT policy, yet its Holm p moves with every test of family A
-    expect(rowsDecidingTest(a6).sort()).toEqual(['paper-ablation-debias-only', 'paper-ablation-denoise-only', 'paper-grpo-all-real', 'paper-world-model-only', 'paper-wmrl', 'paper-wmrl-unreadable', 'sft', 'sft-larger'].sort());
+    expect(rowsDecidingTest(a6, MAIN_TABLE_TESTS).sort()).toEqual(['paper-ablation-debias-only', 'paper-ablation-denoise-only', 'paper-grpo-all-real', 'paper-world-model-only', 'paper-wmrl', 'paper-wmrl-unreadable', 'sft', 'sft-larger'].sort());
     const pair = ['paper-grpo-all-real', 'paper-wmrl'].flatMap((p) => seedsFrom(3, 18).map((s) => trained(p, s, [50, 50, 50, 50 + (s % 3)])));
     const progress = mainTableProgress(pair);
-    expect(rowsAwaited(primary, progress)).toEqual([]);
-    expect(rowsAwaited(a6, progress)).toEqual(['paper-world-model-only', 'paper-ablation-debias-only', 'paper-ablation-denoise-only', 'sft-larger', 'paper-wmrl-unreadable', 'sft']);
+    expect(rowsAwaited(primary, progress, MAIN_TABLE_TESTS)).toEqual([]);
+    expect(rowsAwaited(a6, progress, MAIN_TABLE_TESTS)).toEqual(['paper-world-model-only', 'paper-ablation-debias-only', 'paper-ablation-denoise-only', 'sft-larger', 'paper-wmrl-unreadable', 'sft']);
     // one seed short of the plan: the primary test waits for that row
-    expect(rowsAwaited(primary, mainTableProgress(pair.slice(1)))).toEqual(['paper-grpo-all-real']);
+    expect(rowsAwaited(primary, mainTableProgress(pair.slice(1)), MAIN_TABLE_TESTS)).toEqual(['paper-grpo-all-real']);
     const md = mainTableSection(pair);
     expect(md).toContain('**holds** (final: both its rows are at their planned seeds).');
     expect(md).toMatch(/### Family A\n\nThis family's figures are provisional until these rows reach their planned seeds: paper-world-model-only, .*sft\./);

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROBOT_PRESET_IDS } from '../../../src/embodied/robot-presets.ts';
 import type { RobotRunResult } from '../../../src/embodied/robot-run.ts';
-import { ROBOT_TABLE_PLANS, ROBOT_TABLE_ROWS, ROBOT_TABLE_TESTS, ROBOT_TABLE_V1, ROBOT_TABLE_V2, decideRobotTable, robotRunMetrics, robotTableMarkdown, robotTableSummary, summariseRobotRows } from '../../../src/experiments/robot-table.ts';
+import { ROBOT_TABLE_PLANS, ROBOT_TABLE_ROWS, ROBOT_TABLE_TESTS, ROBOT_TABLE_V1, ROBOT_TABLE_V2, decideRobotTable, robotRunMetrics, robotTableMarkdown, robotTableProgress, robotTableSummary, summariseRobotRows } from '../../../src/experiments/robot-table.ts';
 
 /** A run file with what the table reads: the preset, the seed, its evaluation and its steps' training success. */
 function run(preset: string, seed: number, train: [number, number], heldoutTasks: [number, number], stepsSuccess: number[] = preset === 'robot-sft' ? [] : [0.25, 0.3]): RobotRunResult {
@@ -130,14 +130,14 @@ describe('robot table v2 (issue 46), a plan as data', () => {
 
   it("decides v2's tests from its own data: the primary by its interval alone, family R Holm over six tests", () => {
     // five seeds: sparse GRPO about 10 points above SFT, WMRL 1 to 2 points above sparse GRPO
-    const runs = [1, 2, 3, 4, 5].flatMap((s) => [
+    const runs = [11, 12, 13, 14, 15].flatMap((s) => [
       run('robot-sft', s, [100, 300], [0, 1]),
       run('robot-paper-grpo-sparse', s, [130 + (s % 2), 300], [0, 1]),
       run('robot-paper-wmrl', s, [134 + (s % 3), 300], [0, 1]),
     ]);
     const decided = decideRobotTable(runs, ROBOT_TABLE_V2.tests);
     const byId = (id: string) => decided.find((t) => t.id === id)!;
-    expect(byId('primary').comparison.seeds).toEqual([1, 2, 3, 4, 5]);
+    expect(byId('primary').comparison.seeds).toEqual([11, 12, 13, 14, 15]);
     expect(byId('primary').comparison.interval!.low!).toBeGreaterThan(0);
     expect(byId('primary').pHolm).toBe(byId('primary').p);
     expect(byId('primary').verdict).toBe('holds');
@@ -159,6 +159,33 @@ describe('robot table v2 (issue 46), a plan as data', () => {
     expect(md).toContain('Plan: docs/results.md, "Robot table v2 (issue 46): plan".');
     expect(md).toMatch(/^\| robot-paper-wmrl \| 5 \| .*\| 41\.2 \(Table 3\) \|/m);
     expect(md).toMatch(/^\| robot-paper-wmrl-anchors \| 0 \| .*\| - \| - \|$/m);
-    expect(md).toMatch(/^\| R1 \| robot-paper-grpo-sparse - robot-sft \| 5 \| .*\| holds \|$/m);
+    // 15 of the 50 planned runs: every decided verdict says it is provisional, in the markdown and summary.json
+    expect(md).toMatch(/^\| R1 \| robot-paper-grpo-sparse - robot-sft \| 5 \| .*\| holds \(provisional\) \|$/m);
+    expect(md).toMatch(/^\| primary \| .*\| holds \(provisional\) \|$/m);
+    expect(md).toContain('In progress: 15 of 50 planned runs finished (seeds 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 for every row).');
+    expect(md).toMatch(/^\| R3 \| .*\| not run \|$/m);
+    expect(summary.tests.find((t) => t.id === 'R1')!.awaits).toEqual(['robot-paper-grpo-sparse', 'robot-sft', 'robot-paper-wmrl', 'robot-paper-wmrl-anchors', 'robot-paper-progress-only']);
+    expect(summary.tests.find((t) => t.id === 'primary')!.awaits).toEqual(['robot-paper-wmrl', 'robot-paper-grpo-sparse']);
+  });
+
+  it('a verdict is final once the rows it waits for have every planned seed: the primary its own two, family R all of its rows', () => {
+    const seeds = ROBOT_TABLE_V2.seeds;
+    expect(seeds).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    const rows = (presets: readonly string[]) => seeds.flatMap((s) => presets.map((p) => run(p, s, [p === 'robot-sft' ? 100 : 130 + (s % 2) + (p === 'robot-paper-wmrl' ? 4 + (s % 3) : 0), 300], [0, 1])));
+    // the primary pair and SFT complete, the other two rows not started: the primary is final, R1 is not
+    const three = rows(['robot-sft', 'robot-paper-grpo-sparse', 'robot-paper-wmrl']);
+    const progress = robotTableProgress(three, ROBOT_TABLE_V2);
+    expect(progress.map((r) => [r.preset, r.done.length, r.planned.length])).toEqual([['robot-sft', 10, 10], ['robot-paper-grpo-sparse', 10, 10], ['robot-paper-wmrl', 10, 10], ['robot-paper-wmrl-anchors', 0, 10], ['robot-paper-progress-only', 0, 10]]);
+    const partial = robotTableMarkdown(three, 'cmd', ROBOT_TABLE_V2);
+    expect(partial).toMatch(/^\| primary \| .*\| holds \|$/m);
+    expect(partial).toMatch(/^\| R1 \| .*\| holds \(provisional\) \|$/m);
+    expect(partial).toContain('In progress: 30 of 50 planned runs finished');
+    // a run outside the planned seeds completes nothing
+    expect(robotTableProgress([...three, run('robot-paper-wmrl-anchors', 1, [100, 300], [0, 1])], ROBOT_TABLE_V2)[3].done).toEqual([]);
+    // every row at every seed: final, and no verdict carries the mark
+    const all = robotTableMarkdown(rows(ROBOT_TABLE_V2.rows), 'cmd', ROBOT_TABLE_V2);
+    expect(all).toContain('Every row has a finished run at each of its 10 planned seeds: the verdicts are final.');
+    expect(all).not.toContain('provisional');
+    expect(all).toMatch(/^\| R1 \| .*\| holds \|$/m);
   });
 });
