@@ -8,7 +8,7 @@ import { sourceLine } from './provenance.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTQuantile } from './student-t.ts';
 import { amortisedComputeRatio, decideMainTable, FAMILY_ALPHA, familyDetectable, MAIN_TABLE_TESTS, formatP, primaryDetectable, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, PRIMARY_METRIC, seedSpan, type DecidedTest, type WorldModelBuildCost } from './main-table.ts';
-import { planComplete, progressCounts, rowsAwaited, type RowProgress } from './plan-progress.ts';
+import { planComplete, planProgress, progressCounts, rowsAwaited, type RowProgress } from './plan-progress.ts';
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
@@ -218,29 +218,34 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
   return lines.join('\n');
 }
 
-const controlsReading = (t: DecidedControl): string =>
-  t.reading === 'a above' ? (t.kind === 'non-inferiority' ? `holds: not worse by ${NON_INFERIORITY_MARGIN}` : `${t.a} above`)
-  : t.reading === 'a below' ? `${t.a} below` : t.reading;
+/** A test's reading as the table prints it; a decided one that runs still to come can change says so. */
+function controlsReading(t: DecidedControl, progress: readonly RowProgress[]): string {
+  const read = t.reading === 'a above' ? (t.kind === 'non-inferiority' ? `holds: not worse by ${NON_INFERIORITY_MARGIN}` : `${t.a} above`)
+    : t.reading === 'a below' ? `${t.a} below` : t.reading;
+  const decided = t.reading === 'a above' || t.reading === 'a below';
+  return decided && rowsAwaited(t, progress, CONTROLS_TESTS).length > 0 ? `${read} (provisional)` : read;
+}
 
 /** The controls experiment (docs/results.md, "Does the world model earn its place? Plan"), decided by its plan. */
 export function controlsSection(runs: readonly RunResult[], twinRuns: readonly RunResult[] = []): string {
   const decided = decideControls(runs);
-  const planned = CONTROLS_ROWS.map(({ preset, seeds }) => ({ preset, seeds, done: seeds.filter((s) => runs.some((r) => r.preset === preset && r.seed === s && r.status === 'ok')) }));
-  const complete = planned.every((r) => r.done.length === r.seeds.length);
+  const progress = planProgress(CONTROLS_ROWS, (preset, seed) => (runs.some((r) => r.preset === preset && r.seed === seed && r.status === 'ok') ? 'ok' : null));
+  const complete = planComplete(progress);
+  const counts = progressCounts(progress);
   const det = plannedDetectable();
   const lines = ['## Does the world model earn its place? Decided by the plan', '',
     `The primary test stands alone (two-sided paired t-test at ${CONTROLS_ALPHA}); the four secondary tests are Holm-corrected together at a familywise ${CONTROLS_ALPHA} (a test without a p counts as p = 1). `
       + `Non-inferiority (S1) reads "holds" when its Holm p is below ${CONTROLS_ALPHA}, that is when the Holm-adjusted interval's lower end is above -5. `
       + `Planned detectable differences (80% power, 16 seeds, at main-v3's SD of ${MAIN_V3_SD}): ${det.primary.toFixed(1)} points for the primary test, ${det.firstSecondary.toFixed(1)} for the family's first Holm step.`,
     '',
-    complete ? 'Every row has a finished run at every planned seed: the verdicts are final.' : `In progress: ${planned.reduce((n, r) => n + r.done.length, 0)} of ${planned.reduce((n, r) => n + r.seeds.length, 0)} planned runs finished; every verdict is provisional.`,
+    complete ? 'Every row has a finished run at every planned seed: the verdicts are final.' : `In progress: ${counts.done} of ${counts.planned} planned runs finished. A reading is provisional until every row it waits for has all its planned seeds: the primary test its own two rows, a secondary test every row of the family (Holm adjusts each p by the others').`,
     '',
-    table(['row', 'finished seeds'], planned.map((r) => [r.preset, `${r.done.length} of ${r.seeds.length}${r.done.length > 0 ? ` (${r.done.join(', ')})` : ''}`])),
+    table(['row', 'finished seeds'], progress.map((r) => [r.preset, `${r.done.length} of ${r.planned.length}${r.done.length > 0 ? ` (${r.done.join(', ')})` : ''}`])),
     '',
     ...(controlsPrimaryCurveRows(runs).length > 0 ? [`The primary pair's held-out score against cumulative training busy time (mean over seeds, shaded: 95% interval; every row in curve.svg):`, '', `![held-out score against training busy time, the primary pair](${PRIMARY_CURVE_FILE})`, ''] : []),
     table(['test', 'contrast', 'measure', 'seeds', 'mean [95% interval]', 'p', 'Holm p', 'reading'], decided.map((t) => [
       t.id, `${t.a} - ${t.b}`, t.measure === 'gap-slope' ? 'slope of the held-out gap, points per 5 steps' : labelOf(t.measure.metric),
-      String(t.seeds.length), formatInterval(t.interval, 2), formatP(t.p), t.family === 'primary' ? '(alone)' : formatP(t.pAdjusted), controlsReading(t),
+      String(t.seeds.length), formatInterval(t.interval, 2), formatP(t.p), t.family === 'primary' ? '(alone)' : formatP(t.pAdjusted), controlsReading(t, progress),
     ])),
     '',
     ...CONTROLS_TESTS.map((t) => `- ${t.id}: ${t.statement}.`),

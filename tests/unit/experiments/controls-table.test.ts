@@ -109,6 +109,20 @@ describe('the controls plan', () => {
     expect(renderReport({ title: 't', runs, presets: ['paper-wmrl'] })).toContain('The main table, decided by its plan');
   });
 
+  it('marks a decided reading provisional while a row it waits for is short of its 16 seeds; the primary waits for its own two rows only', () => {
+    const seeds = CONTROLS_ROWS[0].seeds;
+    const pair = seeds.flatMap((s) => [trained('paper-anchors-only', s, flat(50 + (s % 3))), trained('paper-wmrl', s, flat(56 + (s % 2)))]);
+    const row = (md: string, id: string) => md.split('\n').find((l) => l.startsWith(`| ${id} |`))!;
+    // the primary pair at all 16 seeds: P is final, though the other rows have not run
+    const md = controlsSection(pair);
+    expect(row(md, 'P')).toMatch(/\| paper-wmrl above \|$/);
+    expect(md).toContain('In progress: 32 of 96 planned runs finished.');
+    // one seed short: the same reading, marked
+    expect(row(controlsSection(pair.slice(2)), 'P')).toMatch(/\| paper-wmrl above \(provisional\) \|$/);
+    // undecided and not-run readings carry no mark
+    expect(row(md, 'S2')).toMatch(/\| not run \|$/);
+  });
+
   it("checks the first 20 steps against main-v3's twins, naming the first checkpoint that differs", () => {
     const twin = (preset: string, seed: number, pts: number[]) => trained(preset, seed, pts);
     const runs = [trained('paper-wmrl', 3, [50, 51, 52, 53, 54, 55, 56, 57]), trained('paper-grpo-all-real', 3, [40, 41, 42, 43, 44, 45, 46, 47]), trained('paper-anchors-only', 3, flat(50))];
