@@ -150,6 +150,32 @@ describe('URL state', () => {
     await page.close();
   });
 
+  it('Playground: a link followed while the view is open (same page, new hash) opens its task and program', async () => {
+    const { page, errors } = await openView(app, '#/playground?task=mlbench_Sonar', { width: 1280, height: 1000 });
+    const onTask = (id: string) => page.waitForFunction((t) => (document.querySelector('[data-testid=task-card]')?.textContent ?? '').includes(t), id, { timeout: 30_000 });
+    await onTask('mlbench_Sonar');
+    await page.waitForSelector('[data-testid=program] .cm-line');
+    const program = '# followed while open\nprint("here")\n';
+    const packed = deflateRawSync(Buffer.from(program)).toString('base64url');
+    // in the same document, as a link on the page or an edited address does
+    await page.evaluate((h) => (location.hash = h), `#/playground?task=vega_cars&p=${packed}`);
+    await onTask('vega_cars');
+    expect(await page.inputValue('[data-testid=task-select]')).toBe('vega_cars');
+    await expect.poll(() => editorText(page, 'program'), { timeout: 10_000 }).toBe(program);
+    // the page's own writes of the URL afterwards open nothing: the editor keeps what the user types
+    await setEditorText(page, 'program', `${program}# typed\n`);
+    await page.waitForFunction((before) => new URLSearchParams(location.hash.split('?')[1] ?? '').get('p') !== before, packed, { timeout: 10_000 });
+    await page.waitForTimeout(500);
+    expect(await editorText(page, 'program')).toBe(`${program}# typed\n`);
+    // a plain link to the view (the menu's) leaves it as it is
+    await page.evaluate(() => (location.hash = '#/playground'));
+    await page.waitForTimeout(500);
+    expect(await page.inputValue('[data-testid=task-select]')).toBe('vega_cars');
+    expect(await editorText(page, 'program')).toBe(`${program}# typed\n`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('an unknown route shows "not found" with links to the views, not the overview', async () => {
     const page = await app.browser.newPage();
     await page.goto(`${app.url}#/nowhere?x=1`);
