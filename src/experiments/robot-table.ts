@@ -164,8 +164,8 @@ function decideWithFinality(runs: readonly RobotRunResult[], plan: RobotTablePla
   return decideRobotTable(runs, plan.tests).map((t) => ({ ...t, awaits: rowsAwaited(t, progress, plan.tests) }));
 }
 
-/** A verdict as the summary prints it: a decided one that the plan's runs still to come can change says so. */
-const shownVerdict = (t: DecidedRobotTest & { awaits: string[] }, offPlan: boolean): string =>
+/** A verdict as the summary (and the page) prints it: a decided one that the plan's runs still to come can change says so. */
+export const shownVerdict = (t: DecidedRobotTest & { awaits: readonly string[] }, offPlan = false): string =>
   !offPlan && t.awaits.length > 0 && (t.verdict === 'holds' || t.verdict === 'fails') ? `${t.verdict} (provisional)` : t.verdict;
 
 export interface RobotComparison {

@@ -23,7 +23,7 @@ import { WorldModelRunner } from '../../src/engine/onnx/world-model-runner.ts';
 import { loadCheckpoint } from '../../src/model/checkpoint.ts';
 import { exportWorldModel } from '../../src/model/onnx/export.ts';
 import { Tokenizer } from '../../src/model/tokenizer.ts';
-import type { RobotTableSummary } from '../../src/experiments/robot-table.ts';
+import { shownVerdict, type RobotTableSummary } from '../../src/experiments/robot-table.ts';
 import { formatInterval } from '../../src/ui/companion/our-results.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -184,6 +184,22 @@ describe('robot view (#/train?domain=robot)', () => {
     } else {
       expect(paper).toContain('not measured yet');
       expect(await text(page, 'robot-not-measured')).toContain('not measured yet');
+    }
+    // Robot table v2 (issue 46): its figures beside the paper's, and its verdicts marked as its summary marks them.
+    const v2File = resolve(root, 'results/robot-table-v2/summary.json');
+    const v2 = existsSync(v2File) ? (JSON.parse(readFileSync(v2File, 'utf8')) as RobotTableSummary) : null;
+    if (v2 && v2.rows.some((r) => r.preset !== 'robot-sft' && r.heldOut)) {
+      const measured = (await text(page, 'robot-measured-v2')).replace(/\s+/g, ' ');
+      const done = v2.progress.reduce((n, r) => n + r.done.length, 0);
+      const planned = v2.progress.reduce((n, r) => n + r.planned.length, 0);
+      expect(measured).toContain(`${done} of ${planned} planned runs are in`);
+      const r1 = v2.tests.find((t) => t.id === 'R1')!;
+      if (r1.comparison.seeds.length > 0) expect(measured).toContain(`${formatInterval(r1.comparison.interval)} points over ${r1.comparison.seeds.length} seeds: ${shownVerdict(r1)}`);
+      const wmrl = v2.rows.find((r) => r.preset === 'robot-paper-wmrl')!;
+      if (wmrl.heldOut) expect(paper).toContain(`${formatInterval(wmrl.heldOut)} (${wmrl.seeds.length} of 10 seeds)`);
+      expect(await page.locator('[data-testid=robot-table-v2] tbody tr').count()).toBe(v2.rows.length);
+      const verdicts = await page.locator('[data-testid=robot-table-v2-tests] tbody tr td:last-child').allTextContents();
+      expect(verdicts).toEqual(v2.tests.map((t) => shownVerdict(t)));
     }
     expect(await text(page, 'robot-policy-table')).toMatch(/\d+ of 60 \(\d+%\)/);
     expect(errors).toEqual([]);

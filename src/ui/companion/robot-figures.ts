@@ -2,8 +2,28 @@
 // ours read from the reports shipped in public/models/robot (copies of results/robot-progress/report.json
 // and the committed BC policy's report). Only reads and selects: every number of ours comes from a file.
 
+import { ROBOT_TABLE_V2, type PaperRobotRow, type RobotTableSummary } from '../../experiments/robot-table.ts';
+import { loadResultsIndex } from './our-results.ts';
+
 /** The paper's embodied rows (one source: src/experiments/robot-table.ts, which the table's report reads too). */
 export { PAPER_TABLE_3 as PAPER_ROBOT_ROWS, type PaperRobotRow } from '../../experiments/robot-table.ts';
+
+/** A robot table the build published (results/<name>/summary.json, listed in the results index); null when there is none. */
+export async function loadRobotTable(name: string, base = 'results/'): Promise<RobotTableSummary | null> {
+  const index = await loadResultsIndex(base);
+  const entry = index?.robot?.find((e) => e.name === name);
+  if (!entry) return null;
+  const res = await fetch(`${base}${entry.file}`);
+  if (!res.ok) throw new Error(`results/${entry.file}: HTTP ${res.status}`);
+  const summary = (await res.json()) as RobotTableSummary;
+  if (summary.format !== 'wmrl-robot-table-summary') throw new Error(`results/${entry.file} is not a robot table summary`);
+  return summary;
+}
+
+/** The row of robot table v2 its plan puts beside one of the paper's rows (null: none; v2 quotes three). */
+export function v2RowBeside(paper: PaperRobotRow): string | null {
+  return Object.entries(ROBOT_TABLE_V2.paper).find(([, row]) => row === paper)?.[0] ?? null;
+}
 
 export interface ProgressSet {
   rollouts: number;
