@@ -44,13 +44,14 @@ export interface RobotTableSummary {
   /** Each row's planned seeds and those finished: a verdict is provisional while a row it waits for is short. */
   progress: RowProgress[];
   rows: RobotRowSummary[];
-  tests: (DecidedRobotTest & { awaits: string[] })[];
+  tests: PlannedRobotTest[];
 }
 
 export function robotTableSummary(runs: readonly RobotRunResult[], command: string, plan: RobotTablePlan = ROBOT_TABLE_V1): RobotTableSummary {
+  const progress = robotTableProgress(runs, plan);
   return {
     format: 'wmrl-robot-table-summary', version: 1, ...(plan === ROBOT_TABLE_V1 ? {} : { plan: plan.name }), command,
-    progress: robotTableProgress(runs, plan), rows: summariseRobotRows(runs, plan.rows), tests: decideWithFinality(runs, plan),
+    progress, rows: summariseRobotRows(runs, plan.rows), tests: decideWithFinality(runs, plan, progress),
   };
 }
 
@@ -159,13 +160,12 @@ export function robotTableProgress(runs: readonly RobotRunResult[], plan: RobotT
 }
 
 /** The plan's tests decided, each with the rows its verdict still waits for (none: final). */
-function decideWithFinality(runs: readonly RobotRunResult[], plan: RobotTablePlan): (DecidedRobotTest & { awaits: string[] })[] {
-  const progress = robotTableProgress(runs, plan);
+function decideWithFinality(runs: readonly RobotRunResult[], plan: RobotTablePlan, progress: readonly RowProgress[]): PlannedRobotTest[] {
   return decideRobotTable(runs, plan.tests).map((t) => ({ ...t, awaits: rowsAwaited(t, progress, plan.tests) }));
 }
 
 /** A verdict as the summary (and the page) prints it: a decided one that the plan's runs still to come can change says so. */
-export const shownVerdict = (t: DecidedRobotTest & { awaits: readonly string[] }, offPlan = false): string =>
+export const shownVerdict = (t: PlannedRobotTest, offPlan = false): string =>
   !offPlan && t.awaits.length > 0 && (t.verdict === 'holds' || t.verdict === 'fails') ? `${t.verdict} (provisional)` : t.verdict;
 
 export interface RobotComparison {
@@ -218,6 +218,9 @@ export function decideRobotTable(runs: readonly RobotRunResult[], tests: readonl
   });
 }
 
+/** A decided test of a plan with the rows its verdict still waits for (none: final). */
+export type PlannedRobotTest = DecidedRobotTest & { awaits: string[] };
+
 export interface RobotRowSummary {
   preset: string;
   seeds: number[];
@@ -253,8 +256,8 @@ const pOf = (p: number | null): string => (p === null ? '-' : p < 0.001 ? '< 0.0
 /** summary.md of a robot experiment: the rows beside the paper's Table 3, then every planned test. */
 export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>[], command: string, plan: RobotTablePlan = ROBOT_TABLE_V1): string {
   const rows = summariseRobotRows(runs, plan.rows);
-  const decided = decideWithFinality(runs, plan);
   const progress = robotTableProgress(runs, plan);
+  const decided = decideWithFinality(runs, plan, progress);
   const counts = progressCounts(progress);
   // a pilot decided by a plan's rules: nothing in it can make the plan's verdicts final or provisional
   const offPlan = runs.length > 0 && !runs.some((r) => plan.seeds.includes(r.request.seed));
