@@ -2,10 +2,14 @@
 // (src/cli/experiment.ts). The same path as the Train view: createTrainer with its policy worker,
 // world-model worker, sandbox pool and page-side grader. 'sft' runs evaluate the starting policy
 // only; 'train' runs train for config.steps, then evaluate on the held-out tasks with the same
-// sampling seeds. Progress goes to window.experimentProgress when the driver exposes it.
+// sampling seeds. Progress goes to window.experimentProgress when the driver exposes it. When it
+// exposes window.experimentSave, a 'train' run hands it the run so far after every step, and a run
+// given the last of those (`from`) goes on from there: the run file is then the uninterrupted run's,
+// timings aside.
 import { appUrl } from '../primitives/app-root.ts';
-import type { StepRecord } from '../training/trainer.ts';
-import { FOLDER_MODELS_PATH, ruleOfRequest, trimRecord, type CurvePoint, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type TrimmedStepRecord } from '../experiments/run-result.ts';
+import { typedJsonReplacer, typedJsonReviver } from '../primitives/typed-json.ts';
+import type { CostSheet } from '../training/cost.ts';
+import { FOLDER_MODELS_PATH, ruleOfRequest, trimRecord, type CurvePoint, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type RunSoFar, type TrimmedStepRecord } from '../experiments/run-result.ts';
 import { createTrainer, type TrainerSession } from './create-trainer.ts';
 import { loadCommittedModels, type ModelSources } from './models.ts';
 import { tinyRandomModels } from './tiny-models.ts';
@@ -25,13 +29,18 @@ function message(e: unknown): string {
 
 declare global {
   interface Window {
-    experiment: { run(request: RunRequest): Promise<RunResult> };
+    experiment: { run(request: RunRequest, from?: string | null): Promise<RunResult> };
     experimentProgress?: (p: RunProgress) => void;
+    /**
+     * Hears a 'train' run so far (a RunSoFar as typed JSON) after every step, and after an evaluation
+     * along the way; awaited, so the run goes on only once the driver has kept it.
+     */
+    experimentSave?: (runSoFar: string, step: number) => Promise<void>;
   }
 }
 
-async function run(request: RunRequest): Promise<RunResult> {
-  const startedAt = new Date().toISOString();
+async function run(request: RunRequest, from: string | null = null): Promise<RunResult> {
+  const pageStartedAt = new Date().toISOString();
   const t0 = performance.now();
   const progress = (p: Omit<RunProgress, 'preset' | 'seed'>) => {
     try {
@@ -40,12 +49,14 @@ async function run(request: RunRequest): Promise<RunResult> {
       // progress is best effort
     }
   };
+  let before: RunSoFar | null = null;
   let session: TrainerSession | null = null;
   let environment: RunEnvironment | null = null;
-  const records: TrimmedStepRecord[] = [];
-  let lastRecord: StepRecord | null = null;
+  let records: TrimmedStepRecord[] = [];
+  let curve: CurvePoint[] = [];
+  let training: CostSheet | null = null;
   let startupMs = 0;
-  const curve: CurvePoint[] = [];
+  const startedAt = (): string => before?.startedAt ?? pageStartedAt;
   const finish = (status: 'ok' | 'failed', error: string | null, evaluation: RunResult['evaluation']): RunResult => ({
     format: 'wmrl-experiment-run',
     version: 1,
@@ -59,19 +70,30 @@ async function run(request: RunRequest): Promise<RunResult> {
     records,
     evaluation,
     ...(request.kind === 'train' && (request.evalAtSteps?.length ?? 0) > 0 ? { curve } : {}),
-    training: request.kind === 'train' && lastRecord ? lastRecord.cumulativeCost : null,
-    startupMs,
-    wallMs: performance.now() - t0,
-    startedAt,
+    training: request.kind === 'train' ? training : null,
+    startupMs: (before?.startupMs ?? 0) + startupMs,
+    wallMs: (before?.wallMs ?? 0) + performance.now() - t0,
+    startedAt: startedAt(),
     finishedAt: new Date().toISOString(),
   });
   try {
+    if (from !== null) {
+      if (request.kind !== 'train') throw new Error(`only a 'train' run goes on from a saved state, not a '${request.kind}' run`);
+      before = JSON.parse(from, typedJsonReviver) as RunSoFar;
+      if (JSON.stringify(before.checkpoint.config) !== JSON.stringify(request.config)) throw new Error('the saved run was trained under another config than this request');
+      records = [...before.records];
+      curve = [...before.curve];
+      training = before.checkpoint.cost;
+    }
     progress({ phase: 'startup' });
     const models =
       request.models === 'tiny' ? await tinyModels()
       : request.models === 'committed' ? await loadCommittedModels()
       : await loadCommittedModels(appUrl(FOLDER_MODELS_PATH), request.models.slice('folder:'.length));
-    session = await createTrainer(request.config, { models, pool: { ...(request.poolSize === null ? {} : { size: request.poolSize }), workRule: ruleOfRequest(request) }, executionTimeoutMs: request.executionTimeoutMs });
+    session = await createTrainer(request.config, {
+      models, pool: { ...(request.poolSize === null ? {} : { size: request.poolSize }), workRule: ruleOfRequest(request) }, executionTimeoutMs: request.executionTimeoutMs,
+      ...(before ? { checkpoint: before.checkpoint } : {}),
+    });
     startupMs = performance.now() - t0;
     environment = {
       policy: session.policy,
@@ -90,36 +112,43 @@ async function run(request: RunRequest): Promise<RunResult> {
       progress({ phase: 'done', avgAtK: evaluation.avgAtK });
       return finish('ok', null, evaluation);
     }
-    let failure: unknown = null;
-    session.onState((state, error) => {
-      if (state === 'failed') failure = error ?? new Error('trainer failed');
-    });
-    session.onStep((r) => {
-      lastRecord = r;
+    const s = session;
+    const steps = request.config.steps;
+    s.onStep((r) => {
+      training = r.cumulativeCost;
       records.push(trimRecord(r, request.keepPrograms));
-      progress({ phase: 'step', step: r.step, steps: request.config.steps, meanReward: r.meanReward, executions: r.executions, stepWallMs: r.wallMs, busyMs: r.cumulativeCost.totalBusyMs });
+      progress({ phase: 'step', step: r.step, steps, meanReward: r.meanReward, executions: r.executions, stepWallMs: r.wallMs, busyMs: r.cumulativeCost.totalBusyMs });
     });
-    const at = new Set((request.evalAtSteps ?? []).filter((s) => s > 0 && s < request.config.steps));
-    const point = (evaluation: RunResult['evaluation'] & object): CurvePoint => ({ step: session!.step, trainingBusyMs: lastRecord?.cumulativeCost.totalBusyMs ?? 0, avgAtK: evaluation.avgAtK, evaluation });
-    if (at.size === 0) await session.start();
-    else {
-      // step by step, so the policy can be evaluated (idle only) between steps
-      const done = (): boolean => session!.state === 'done';
-      while (!done()) {
-        await session.stepOnce();
-        if (at.has(session.step) && !done()) {
-          progress({ phase: 'eval-during', step: session.step - 1, steps: request.config.steps });
-          const e = await session.evaluate(evalOptions);
-          curve.push(point(e));
-          progress({ phase: 'eval-during', step: session.step - 1, steps: request.config.steps, avgAtK: e.avgAtK });
-        }
+    const save = async (): Promise<void> => {
+      if (!window.experimentSave) return;
+      const so: RunSoFar = { checkpoint: await s.checkpoint(), records, curve, startedAt: startedAt(), startupMs: (before?.startupMs ?? 0) + startupMs, wallMs: (before?.wallMs ?? 0) + performance.now() - t0 };
+      await window.experimentSave(JSON.stringify(so, typedJsonReplacer), so.checkpoint.step);
+    };
+    // evaluated (idle only) between steps; the last step's evaluation is the final one
+    const at = new Set((request.evalAtSteps ?? []).filter((x) => x > 0 && x < steps));
+    const evaluateHere = async (): Promise<void> => {
+      progress({ phase: 'eval-during', step: s.step - 1, steps });
+      const e = await s.evaluate(evalOptions);
+      curve.push({ step: s.step, trainingBusyMs: training?.totalBusyMs ?? 0, avgAtK: e.avgAtK, evaluation: e });
+      progress({ phase: 'eval-during', step: s.step - 1, steps, avgAtK: e.avgAtK });
+    };
+    // a run stopped between a step and its evaluation makes the evaluation first
+    if (at.has(s.step) && !curve.some((p) => p.step === s.step)) {
+      await evaluateHere();
+      await save();
+    }
+    while (s.state !== 'done') {
+      await s.stepOnce();
+      await save();
+      if (at.has(s.step)) {
+        await evaluateHere();
+        await save(); // an evaluation can take minutes
       }
     }
-    if (failure !== null) throw failure;
-    if (session.state !== 'done') throw new Error(`training ended in state ${session.state} after ${session.step} of ${request.config.steps} steps`);
+    if (s.step !== steps) throw new Error(`training ended after ${s.step} of ${steps} steps`);
     progress({ phase: 'eval-after' });
-    const evaluation = await session.evaluate(evalOptions);
-    if (at.size > 0) curve.push(point(evaluation));
+    const evaluation = await s.evaluate(evalOptions);
+    if (at.size > 0) curve.push({ step: s.step, trainingBusyMs: training?.totalBusyMs ?? 0, avgAtK: evaluation.avgAtK, evaluation });
     progress({ phase: 'done', avgAtK: evaluation.avgAtK });
     return finish('ok', null, evaluation);
   } catch (e) {

@@ -10,24 +10,27 @@
 // an interrupted experiment leaves its tables. A run whose file exists (with the same request) is
 // skipped unless --force; a failed run is recorded as <preset>-seed<seed>.failed.json and retried
 // next time; the other runs continue. Run files are written whole (run-files.ts), so a stop mid-write
-// leaves none; one that does not parse is named, and nothing is rewritten from a partial set.
+// leaves none; one that does not parse is named, and nothing is rewritten from a partial set. While a
+// run trains, its state after every step is kept beside it (<preset>-seed<seed>.unfinished,
+// experiment-unfinished-run.ts), and a run stopped mid-way (a killed process, a session's end) goes on
+// from its last step when the command starts again, under the same code only; its run file is then the
+// uninterrupted run's, timings and provenance aside (which lists the segments).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
 import { curveRows, pairedComparison, summarisePresets } from '../experiments/aggregate.ts';
 import { evaluateClaims, LARGER_SFT_PRESET } from '../experiments/claims.ts';
 import { evaluationMismatch } from '../experiments/cross-compare.ts';
 import { runsCsv } from '../experiments/csv.ts';
-import { formatSource, withProvenance, type RunSource } from '../experiments/provenance.ts';
+import { formatSource } from '../experiments/provenance.ts';
 import { renderReport } from '../experiments/report.ts';
 import { compareRerun } from '../experiments/rerun.ts';
 import { CONTROLS_EVAL_EVERY, CONTROLS_PLAN, CONTROLS_STEPS, CONTROLS_WORK_RULE, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, decideControls } from '../experiments/controls-table.ts';
 import { AMORTISED_OVER, amortisedComputeRatio, decideMainTable, mainTableProgress, PRIMARY_CURVE_FILE, primaryCurveRows, WORLD_MODEL_EXECUTIONS, type WorldModelBuildCost } from '../experiments/main-table.ts';
 import { estimateTimeLeft, formatDuration, type FinishedRun } from '../experiments/time-left.ts';
-import { FOLDER_MODELS_PATH, isRunResult, type HostLoad, ruleOfRequest, runFileName, SFT_PRESET, type ModelChoice, type RunProgress, type RunRequest, type RunResult } from '../experiments/run-result.ts';
+import { FOLDER_MODELS_PATH, isRunResult, ruleOfRequest, runFileName, SFT_PRESET, type ModelChoice, type RunRequest, type RunResult } from '../experiments/run-result.ts';
 import { BASE_CONFIG, PRESETS, presetConfig, WMRL_RHO, type PresetId } from '../training/presets.ts';
 import { validateTrainerConfig, type TrainerConfig } from '../training/trainer.ts';
 import { withAnchorShare } from '../training/anchor-share.ts';
@@ -37,7 +40,10 @@ import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { ensureFreshDist, launchChromium, serveDist } from './browser-session.ts';
 import { curveSvg } from './curve-svg.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
-import { readRunSource } from './run-source.ts';
+import { pageRunCodeHash, readRunSource } from './run-source.ts';
+import { failedRun, runOne, type PlannedRun } from './experiment-page.ts';
+import { readUnfinishedExperimentRun } from './experiment-unfinished-run.ts';
+import { unfinishedRunPath, UnfinishedRunRefused } from './unfinished-run.ts';
 import { readVerifiedModels } from './model-files.ts';
 import { InputError, optionalPositiveInt } from './cli-input.ts';
 
@@ -77,7 +83,7 @@ const USAGE = `usage: npm run experiment -- [options]
   --larger-sft DIR       claim 4: the SFT rows of DIR (an --sft-only experiment of a larger policy, evaluated
                          the same way) enter this folder's tables and claims as the row sft-larger
   --keep-programs        keep program texts in the StepRecords
-  --force                rerun runs whose result exists
+  --force                rerun runs whose result exists, and start unfinished runs over (deletes their .unfinished file)
   --rerun-of DIR         these runs rerun some of DIR's alone on the machine (the compute accounting): the
                          summary checks each against its twin there and gives the compute ratio both ways,
                          instead of deciding the main table's plan on them
@@ -280,32 +286,6 @@ async function verifyModels(models: ModelChoice, under: 'source' | 'served'): Pr
   if (dir) await readVerifiedModels(dir, root, under === 'served' ? 'rebuild dist/ with --build (vite build copies the models again)' : undefined);
 }
 
-function progressLine(label: string, p: RunProgress): string | null {
-  const s = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(1)} s`;
-  switch (p.phase) {
-    case 'startup':
-      return `${label}: starting workers and pool`;
-    case 'ready':
-      return `${label}: ready (${p.note ?? ''})`;
-    case 'eval-before':
-      return `${label}: evaluating the starting policy`;
-    case 'step':
-      return `${label}: step ${(p.step ?? 0) + 1}/${p.steps ?? '?'} mean reward ${(p.meanReward ?? 0).toFixed(3)}, ${p.executions ?? 0} executions, step wall ${s(p.stepWallMs)}, busy so far ${s(p.busyMs)}${p.steps !== undefined && p.stepWallMs !== undefined ? `, training ~${formatDuration((p.steps - (p.step ?? 0) - 1) * p.stepWallMs)} left` : ''}`;
-    case 'eval-during':
-      return p.avgAtK === undefined ? `${label}: evaluating after step ${(p.step ?? 0) + 1}` : `${label}: after step ${(p.step ?? 0) + 1}, held-out avg@k x100 = ${(p.avgAtK * 100).toFixed(2)}`;
-    case 'eval-after':
-      return `${label}: evaluating after training`;
-    case 'done':
-      return `${label}: held-out avg@k x100 = ${((p.avgAtK ?? 0) * 100).toFixed(2)}`;
-  }
-}
-
-interface PlannedRun {
-  request: RunRequest;
-  file: string;
-  failedFile: string;
-}
-
 function readResult(path: string): RunResult | null {
   const parsed = readRunJson(path);
   if (parsed === null) return null;
@@ -345,58 +325,6 @@ function workRuleFor(opts: Options, runsDir: string): WorkRule {
 function sameRequest(a: RunRequest, b: RunRequest): boolean {
   const key = (r: RunRequest) => ({ kind: r.kind, preset: r.preset, seed: r.seed, config: r.config, evalK: r.evalK, evalTaskIds: r.evalTaskIds, models: r.models, evalAtSteps: r.evalAtSteps ?? [], workRule: ruleOfRequest(r) });
   return isDeepStrictEqual(JSON.parse(JSON.stringify(key(a))), JSON.parse(JSON.stringify(key(b))));
-}
-
-/** Samples the host's 1-minute load average while a run goes on (HostLoad). */
-function watchLoad(): () => HostLoad {
-  const samples: number[] = [loadavg()[0]];
-  const timer = setInterval(() => samples.push(loadavg()[0]), 15_000);
-  return () => {
-    clearInterval(timer);
-    samples.push(loadavg()[0]);
-    return { cpus: cpus().length, samples: samples.length, meanLoad1: samples.reduce((a, b) => a + b, 0) / samples.length, maxLoad1: Math.max(...samples) };
-  };
-}
-
-async function runOne(browser: Browser, url: string, planned: PlannedRun, label: string, timeoutMs: number, source: RunSource): Promise<RunResult> {
-  const stopWatch = watchLoad();
-  const result = await withProvenance(source, () => runOnPage(browser, url, planned, label, timeoutMs));
-  return { ...result, host: stopWatch() };
-}
-
-async function runOnPage(browser: Browser, url: string, planned: PlannedRun, label: string, timeoutMs: number): Promise<RunResult> {
-  const page: Page = await browser.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  const startedAt = new Date().toISOString();
-  const t0 = performance.now();
-  try {
-    await page.exposeFunction('experimentProgress', (p: RunProgress) => {
-      const line = progressLine(label, p);
-      if (line) console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
-    });
-    await page.goto(`${url}experiment.html`);
-    await page.waitForSelector('#status[data-state=loaded]', { timeout: 60_000 });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`run timed out after ${(timeoutMs / 60_000).toFixed(1)} min`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([page.evaluate((req) => window.experiment.run(req), planned.request), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  } catch (e) {
-    // The page could not run it (crash, timeout): record the failure from here.
-    const error = `${e instanceof Error ? e.message : String(e)}${pageErrors.length > 0 ? `; page errors: ${pageErrors.join(' | ')}` : ''}`;
-    return {
-      format: 'wmrl-experiment-run', version: 1, kind: planned.request.kind, preset: planned.request.preset, seed: planned.request.seed,
-      status: 'failed', error, request: planned.request, environment: null, records: [], evaluation: null, training: null,
-      startupMs: 0, wallMs: performance.now() - t0, startedAt, finishedAt: new Date().toISOString(),
-    };
-  } finally {
-    await page.close().catch(() => undefined);
-  }
 }
 
 /**
@@ -541,6 +469,7 @@ async function main(): Promise<void> {
         },
         file: resolve(runsDir, runFileName(e.preset, seed)),
         failedFile: resolve(runsDir, runFileName(e.preset, seed, true)),
+        unfinishedFile: unfinishedRunPath(runsDir, e.preset, seed),
       });
     }
   }
@@ -554,6 +483,7 @@ async function main(): Promise<void> {
     if (existing && !opts.force) {
       if (!sameRequest(existing.request, p.request)) throw new UsageError(`${relative(process.cwd(), p.file)} holds a run with a different configuration: use --force to replace it, or another --out`, false);
       console.log(`skip ${p.request.preset} seed ${p.request.seed}: ${relative(process.cwd(), p.file)} exists`);
+      if (existsSync(p.unfinishedFile)) console.log(`  ${relative(process.cwd(), p.unfinishedFile)} is left beside it (a run stopped after its file was written): the run file stands, so the side file can be deleted`);
       finished.push({ preset: existing.preset, kind: existing.kind, wallMs: existing.wallMs });
       onDisk.push(existing);
       continue;
@@ -584,17 +514,38 @@ async function main(): Promise<void> {
     placeFolderModels(opts.models);
     // The page loads dist's copy, which a stale build or a hand edit can make differ.
     await verifyModels(opts.models, 'served');
+    // a 'train' run goes on from its saved state only under the code that began it
+    const codeSha256 = pageRunCodeHash();
     const served = await serveDist();
     let browser = await launchChromium();
     try {
       for (const [i, p] of todo.entries()) {
         const label = `[${i + 1}/${todo.length}] ${p.request.preset} seed ${p.request.seed}`;
+        const unfinished = relative(process.cwd(), p.unfinishedFile);
+        if (opts.force && existsSync(p.unfinishedFile)) {
+          rmSync(p.unfinishedFile);
+          console.log(`${label}: --force: deleted its unfinished run ${unfinished}; starting over`);
+        }
         if (!browser.isConnected()) browser = await launchChromium();
-        const result = await runOne(browser, served.url, p, label, opts.runTimeoutMs, source);
+        let result: RunResult;
+        try {
+          const before = p.request.kind === 'train' && existsSync(p.unfinishedFile) ? readUnfinishedExperimentRun(p.unfinishedFile, p.request, codeSha256) : null;
+          if (before) console.log(`${label}: going on after step ${before.step} of ${p.request.config.steps} (${unfinished}, segment ${before.segments.length + 1})`);
+          const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start`;
+          result = await runOne(browser, served.url, p, label, opts.runTimeoutMs, source, p.request.kind === 'train' ? { path: p.unfinishedFile, codeSha256, before, machine } : null);
+        } catch (e) {
+          if (!(e instanceof UnfinishedRunRefused)) throw e;
+          const now = new Date().toISOString();
+          result = { ...failedRun(p.request, e.message, 0, now), provenance: { ...source, startedAt: now, finishedAt: now } };
+        }
         const target = result.status === 'ok' ? p.file : p.failedFile;
         writeFileWhole(target, JSON.stringify(result) + '\n');
-        if (result.status === 'ok') rmSync(p.failedFile, { force: true });
-        console.log(`${label}: ${result.status}${result.error ? ` (${result.error.split('\n')[0]})` : ''}, ${(result.wallMs / 1000).toFixed(1)} s -> ${relative(process.cwd(), target)}`);
+        if (result.status === 'ok') {
+          rmSync(p.failedFile, { force: true });
+          rmSync(p.unfinishedFile, { force: true });
+        }
+        const kept = result.status !== 'ok' && existsSync(p.unfinishedFile) ? ` (its unfinished run ${unfinished} is kept: the next invocation goes on from it)` : '';
+        console.log(`${label}: ${result.status}${result.error ? ` (${result.error.split('\n')[0]})` : ''}, ${(result.wallMs / 1000).toFixed(1)} s -> ${relative(process.cwd(), target)}${kept}`);
         writeOutputs(opts, plan, command);
         if (result.status === 'ok') finished.push({ preset: result.preset, kind: result.kind, wallMs: result.wallMs });
         console.log(`experiment: ${remainingLine(i + 1)}`);

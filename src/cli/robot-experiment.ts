@@ -34,7 +34,8 @@ import { ROBOT_TABLE_PLANS, ROBOT_TABLE_V1, robotTableMarkdown, robotTablePlan, 
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt } from './cli-input.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
-import { readUnfinishedRun, unfinishedRunPath, UNFINISHED_RUN_FORMAT, writeUnfinishedRun, type UnfinishedRobotRun } from './robot-unfinished-run.ts';
+import { readUnfinishedRun, UNFINISHED_RUN_FORMAT, writeUnfinishedRun, type UnfinishedRobotRun } from './robot-unfinished-run.ts';
+import { unfinishedRunPath } from './unfinished-run.ts';
 import { readRunSource, runCodeHash } from './run-source.ts';
 
 export const ROBOT_USAGE = `usage: npm run experiment -- --domain robot [options]

@@ -2,6 +2,7 @@
 // invocation: the checkout's git HEAD and whether it was dirty, and the sandbox toolkit's hash.
 // Without git, or outside a checkout, the commit is null with the reason, and the runs go on.
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesHash } from '../../scripts/source-stamp.mjs';
@@ -54,4 +55,15 @@ export const RUN_CODE_INPUTS = ['src', 'package.json', 'package-lock.json', 'tsc
  */
 export function runCodeHash(dir = REPO_ROOT): string {
   return filesHash(dir, RUN_CODE_INPUTS).sha256;
+}
+
+/** What the experiment page runs besides RUN_CODE_INPUTS: the build's settings and scripts, the pages, the models and tasks it serves. */
+export const PAGE_CODE_INPUTS = [...RUN_CODE_INPUTS, 'public', 'vite.config.ts', 'svelte.config.js', 'scripts/vendor-assets.mjs'] as const;
+
+/**
+ * runCodeHash for the coding runner, whose runs go on in the built app: PAGE_CODE_INPUTS and the
+ * pages (*.html). Unlike dist's source stamp it leaves results/ out, which the runner itself writes.
+ */
+export function pageRunCodeHash(dir = REPO_ROOT): string {
+  return filesHash(dir, PAGE_CODE_INPUTS, readdirSync(dir).sort().filter((name) => name.endsWith('.html'))).sha256;
 }

@@ -3,7 +3,7 @@
 // policy evaluated before any training: the "no RL" row). Plain data, structured-clone and JSON safe.
 import type { EvaluationResult } from '../training/evaluate.ts';
 import type { CostSheet } from '../training/cost.ts';
-import type { GroupRecord, StepRecord, TrainerConfig } from '../training/trainer.ts';
+import type { GroupRecord, StepRecord, TrainerCheckpoint, TrainerConfig } from '../training/trainer.ts';
 import type { RunProvenance } from './provenance.ts';
 import type { PolicyInfo } from '../workers/policy-api.ts';
 import type { WorldModelInfo } from '../workers/world-model-api.ts';
@@ -114,6 +114,25 @@ export interface RunResult {
    * Absent in run files written before it was recorded.
    */
   provenance?: RunProvenance;
+}
+
+/**
+ * A 'train' run between two steps, as the page hands it to the runner after every step (and after an
+ * evaluation along the way), and takes back to go on from there: the trainer's checkpoint, what the run
+ * file will hold of the steps done, and the time spent before. The runner keeps it beside the run file
+ * (src/cli/experiment-unfinished-run.ts).
+ */
+export interface RunSoFar {
+  checkpoint: TrainerCheckpoint;
+  /** One per step done (records.length === checkpoint.step). */
+  records: TrimmedStepRecord[];
+  /** The evaluations along the way made so far (none after a step not yet evaluated). */
+  curve: CurvePoint[];
+  /** The first segment's start on the page. */
+  startedAt: string;
+  /** Start-up and wall time of the earlier segments and of this one up to now, ms. */
+  startupMs: number;
+  wallMs: number;
 }
 
 export interface HostLoad {

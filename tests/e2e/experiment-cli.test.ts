@@ -1,15 +1,17 @@
 // The experiment CLI end to end in --quick mode: real Chromium, the real app path (createTrainer,
 // workers, sandbox pool, grader), two presets x one seed plus the SFT evaluation, then checks that
 // the per-run JSON, the CSV and the Markdown summary agree with each other, and that a second
-// invocation resumes (skips every finished run). Uses the committed models when public/models has
-// them, else the tiny random model (plumbing only).
+// invocation resumes (skips every finished run); a run killed mid-way goes on from its last saved step.
+// Uses the committed models when public/models has them, else the tiny random model (plumbing only).
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCsvRecords } from '../../src/tasks/csv.ts';
 import type { RunResult } from '../../src/experiments/run-result.ts';
 import { isRunProvenance } from '../../src/experiments/provenance.ts';
+import { behaviourDifferences } from '../../src/experiments/run-behaviour.ts';
 import { pythonLibraryHash } from '../../src/sandbox-pyodide/node-runner.ts';
 import { COST_COMPONENTS } from '../../src/training/cost.ts';
 import { runCli, type CliRun } from '../run-cli.ts';
@@ -141,6 +143,85 @@ describe('npm run experiment -- --quick', () => {
     const rerun = JSON.parse(readFileSync(join(out, 'runs', 'wmrl-seed1.json'), 'utf8')) as RunResult;
     // same seed, same request: the same training and evaluation
     expect(rerun.evaluation?.avgAtK).toBe((JSON.parse(wmrl.toString()) as RunResult).evaluation?.avgAtK);
+  });
+
+  it('a run killed between a step and its evaluation goes on from there and ends with the uninterrupted run\'s file, timings aside', { timeout: 2_400_000 }, async () => {
+    // paper-wmrl: the method's most state between steps (calibrator, anchor weight, anchor rule); the
+    // trainer's token budget, so that programs run and rewards differ (with --quick's 48 none finishes)
+    const args = (dir: string) => ['--quick', '--no-sft', '--presets', 'paper-wmrl', '--steps', '4', '--eval-every', '2', '--max-new-tokens', '256', '--models', models, '--out', dir];
+    const whole = join(out, 'whole');
+    const a = cli(args(whole));
+    expect(a.status, a.stderr).toBe(0);
+    expect(readdirSync(join(whole, 'runs'))).toEqual(['paper-wmrl-seed1.json']);
+    const uninterrupted = JSON.parse(readFileSync(join(whole, 'runs', 'paper-wmrl-seed1.json'), 'utf8')) as RunResult;
+    expect(uninterrupted.provenance?.segments).toBeUndefined();
+    if (models === 'committed') expect(uninterrupted.records.some((r) => r.meanReward > 0), 'no step had a reward: the comparison below would be empty').toBe(true);
+
+    // killed (SIGKILL, no chance to tidy up) once the step-2 evaluation has begun: its state after step 2 is on disk
+    const split = join(out, 'split');
+    // tsx runs the script in a child process: the runner gets a process group of its own, and the whole
+    // group is killed (its Chromium then exits with the pipe it was driven through)
+    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/experiment.ts', ...args(split)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let seen = '';
+    let killed = false;
+    await new Promise<void>((done) => {
+      child.stdout.on('data', (d: Buffer) => {
+        seen += d.toString();
+        if (!killed && /evaluating after step 2\b/.test(seen)) {
+          process.kill(-child.pid!, 'SIGKILL');
+          killed = true;
+        }
+      });
+      child.on('exit', () => done());
+    });
+    expect(killed, seen).toBe(true);
+    const groupAlive = (): boolean => {
+      try {
+        process.kill(-child.pid!, 0); // signal 0 only asks whether the group has a process left
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 300 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(groupAlive()).toBe(false);
+    const side = join(split, 'runs', 'paper-wmrl-seed1.unfinished');
+    expect(existsSync(side)).toBe(true);
+    expect(existsSync(join(split, 'runs', 'paper-wmrl-seed1.json'))).toBe(false);
+    // The kill can land after the step-2 evaluation (seconds here) was saved too. The state saved before
+    // that evaluation began is put back (the same checkpoint, no evaluation yet), so the resumed run has
+    // the evaluation to make.
+    const kept = JSON.parse(readFileSync(side, 'utf8')) as { step: number; runSoFar: { curve: { step: number }[] } };
+    expect(kept.step).toBe(2);
+    kept.runSoFar.curve = kept.runSoFar.curve.filter((p) => p.step !== 2);
+    writeFileSync(side, JSON.stringify(kept));
+    const saved = readFileSync(side);
+
+    const b = cli(args(split));
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.stdout).toMatch(/paper-wmrl seed 1: going on after step 2 of 4 \(.*paper-wmrl-seed1\.unfinished, segment 2\)/);
+    // it made the step-2 evaluation it was killed in, then trained steps 3 and 4 only
+    expect(b.stdout).toMatch(/evaluating after step 2\b/);
+    expect(b.stdout).not.toMatch(/step [12]\/4 mean reward/);
+    expect(b.stdout).toMatch(/step 4\/4 mean reward/);
+    expect(readdirSync(join(split, 'runs'))).toEqual(['paper-wmrl-seed1.json']);
+    const resumed = JSON.parse(readFileSync(join(split, 'runs', 'paper-wmrl-seed1.json'), 'utf8')) as RunResult;
+    expect(behaviourDifferences(resumed, uninterrupted)).toEqual([]);
+    expect(resumed.records.map((r) => r.step)).toEqual([0, 1, 2, 3]);
+    expect(resumed.curve?.map((p) => p.step)).toEqual([2, 4]);
+    const segments = resumed.provenance?.segments;
+    expect(segments?.map((x) => [x.fromStep, x.toStep])).toEqual([[0, 2], [2, 4]]);
+    expect(resumed.provenance?.startedAt).toBe(segments?.[0].startedAt);
+
+    // a side file from other code is refused and kept, and the run is recorded as failed
+    rmSync(join(split, 'runs', 'paper-wmrl-seed1.json'));
+    const text = saved.toString();
+    writeFileSync(side, text.replace(/"codeSha256":"[0-9a-f]{64}"/, `"codeSha256":"${'0'.repeat(64)}"`));
+    const c = cli(args(split));
+    expect(c.status).toBe(1);
+    expect(c.stdout).toMatch(/paper-wmrl seed 1: failed \(.*paper-wmrl-seed1\.unfinished: it was run by other code .*code hash 000000000000; .*move it aside \(or rerun with --force/);
+    expect(existsSync(side)).toBe(true);
+    expect(existsSync(join(split, 'runs', 'paper-wmrl-seed1.failed.json'))).toBe(true);
   });
 
   it.runIf(models === 'committed')('--sft-only with --models DIR evaluates that folder\'s policy: a copy of the committed models scores exactly as they do', { timeout: 1_200_000 }, () => {

@@ -15,8 +15,6 @@ const MAX_LINES = 600;
 const LONG_FILES: Record<string, string> = {
   'src/sandbox-pyodide/sandbox-worker.ts':
     'the security boundary: what a hostile program can reach, start-up to job end, reviewed in one read',
-  'src/cli/experiment.ts':
-    'flags to trainer configs for both domains and every plan; shrinks when the run config gets one home (issue 47, item 1)',
 };
 
 function walk(dir: string): string[] {
