@@ -65,7 +65,9 @@ export async function runOne(browser: Browser, url: string, planned: PlannedRun,
   const segment = (toStep: number, endedAt: string): RunSegment => ({
     commit: source.commit, dirty: source.dirty, startedAt, endedAt, fromStep: keeping?.before?.step ?? 0, toStep, wallMs: performance.now() - t0, machine: keeping?.machine ?? '',
   });
+  let savedStep = keeping?.before?.step ?? 0;
   const save = keeping && ((runSoFar: string, step: number) => {
+    savedStep = step;
     writeUnfinishedExperimentRun(keeping.path, {
       format: UNFINISHED_EXPERIMENT_FORMAT, version: 1, request: planned.request, codeSha256: keeping.codeSha256,
       segments: [...(keeping.before?.segments ?? []), segment(step, new Date().toISOString())], step, runSoFar,
@@ -73,8 +75,9 @@ export async function runOne(browser: Browser, url: string, planned: PlannedRun,
   });
   const result = await runOnPage(browser, url, planned, label, timeoutMs, keeping?.before?.runSoFar ?? null, save);
   const finishedAt = new Date().toISOString();
-  // A resumed run's provenance lists its invocations (the page already summed their times).
-  const segments = keeping?.before ? [...keeping.before.segments, segment(planned.request.config.steps, finishedAt)] : null;
+  // A resumed run's provenance lists its invocations (the page already summed their times); a failed
+  // one's last segment ends at its last save, from which the next invocation goes on.
+  const segments = keeping?.before ? [...keeping.before.segments, segment(result.status === 'ok' ? planned.request.config.steps : savedStep, finishedAt)] : null;
   const provenance: RunProvenance = { ...source, startedAt: segments?.[0].startedAt ?? startedAt, finishedAt, ...(segments ? { segments } : {}) };
   return { ...result, provenance, host: stopWatch() };
 }
