@@ -11,6 +11,7 @@ import { tInterval, type MeanInterval } from './interval.ts';
 import { holmAdjust, tTestP } from './multiplicity.ts';
 import { sourceLine, type WithProvenance } from './provenance.ts';
 import { planComplete, planProgress, progressCounts, rowsAwaited, type RowProgress } from './plan-progress.ts';
+import { robotSignal } from './robot-signal.ts';
 
 export const ROBOT_TABLE_ROWS = ['robot-sft', 'robot-grpo-sparse', 'robot-progress-only', 'robot-wmrl', 'robot-neither', 'robot-debias-only', 'robot-fusion-only'] as const;
 export const ROBOT_FAMILY_ALPHA = 0.05;
@@ -254,6 +255,31 @@ const cell = (iv: MeanInterval | null): string => (iv === null ? '-' : iv.low ==
 const pOf = (p: number | null): string => (p === null ? '-' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 /** summary.md of a robot experiment: the rows beside the paper's Table 3, then every planned test. */
+/** Each row's training signal against the success, over its groups not executed for real (robot-signal.ts); none where no row has such a group. */
+function signalTable(runs: readonly RobotRunResult[], rows: readonly string[]): string[] {
+  const percent = (xs: (number | null)[]): string => {
+    const v = xs.filter((x): x is number => x !== null).map((x) => 100 * x);
+    return v.length === 0 ? '-' : cell(tInterval(v, 0.95));
+  };
+  const lines = rows.map((row) => {
+    const signals = runs.filter((r) => r.request.preset === row).map(robotSignal);
+    const groups = signals.reduce((a, x) => a + x.groups, 0);
+    if (groups === 0) return null;
+    const flat = signals.reduce((a, x) => a + x.flatGroups, 0);
+    const flatWithAdvantage = signals.reduce((a, x) => a + x.flatWithAdvantage, 0);
+    return `| ${row} | ${signals.length} | ${groups} | ${percent(signals.map((x) => x.successRanked))} | ${percent(signals.map((x) => x.wrongSign))} | ${flatWithAdvantage} of ${flat} |`;
+  }).filter((l): l is string => l !== null);
+  if (lines.length === 0) return [];
+  return [
+    'Where the training signal differs from the success (descriptive, in no plan; src/experiments/robot-signal.ts). Over the groups not executed for real, whose reward is the calibrated progress score: how often it puts a success above a failure of the same group, the share of the advantages of groups with both outcomes that point against the rollout\'s success, and the groups whose rollouts all succeed or all fail (no signal for GRPO on the success) that still get an advantage. Mean over seeds [95% t interval]:',
+    '',
+    '| row | seeds | groups | reward ranks a success above a failure % | advantages against the success % | one-outcome groups with an advantage |',
+    '|---|---|---|---|---|---|',
+    ...lines,
+    '',
+  ];
+}
+
 export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>[], command: string, plan: RobotTablePlan = ROBOT_TABLE_V1): string {
   const rows = summariseRobotRows(runs, plan.rows);
   const progress = robotTableProgress(runs, plan);
@@ -294,6 +320,7 @@ export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>
     '',
     ...decided.map((d) => `- ${d.id}: ${d.statement}.`),
     '',
+    ...signalTable(runs, plan.rows),
   ];
   return lines.filter((l, i) => !(l === '' && lines[i - 1] === '')).join('\n');
 }
