@@ -44,13 +44,6 @@ export interface RunSegment {
 /** A run result as the runner writes it: provenance is absent in run files that predate it. */
 export type WithProvenance<T> = T & { provenance?: RunProvenance };
 
-/** Runs one run and adds its provenance: the invocation's source, and when the runner started and finished it. */
-export async function withProvenance<T extends object>(source: RunSource, run: () => Promise<T>): Promise<WithProvenance<T>> {
-  const startedAt = new Date().toISOString();
-  const result = await run();
-  return { ...result, provenance: { ...source, startedAt, finishedAt: new Date().toISOString() } };
-}
-
 /** The shape a runner writes, for readers of run files that may have been edited by hand. */
 export function isRunProvenance(x: unknown): x is RunProvenance {
   if (typeof x !== 'object' || x === null) return false;
