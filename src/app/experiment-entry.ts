@@ -121,8 +121,14 @@ async function run(request: RunRequest, from: string | null = null): Promise<Run
     });
     const save = async (): Promise<void> => {
       if (!window.experimentSave) return;
+      const t = performance.now();
       const so: RunSoFar = { checkpoint: await s.checkpoint(), records, curve, startedAt: startedAt(), startupMs: (before?.startupMs ?? 0) + startupMs, wallMs: (before?.wallMs ?? 0) + performance.now() - t0 };
-      await window.experimentSave(JSON.stringify(so, typedJsonReplacer), so.checkpoint.step);
+      const t1 = performance.now();
+      const text = JSON.stringify(so, typedJsonReplacer);
+      const t2 = performance.now();
+      await window.experimentSave(text, so.checkpoint.step);
+      const t3 = performance.now();
+      progress({ phase: 'saved', step: so.checkpoint.step, save: { checkpointMs: t1 - t, textMs: t2 - t1, handOverMs: t3 - t2, chars: text.length } });
     };
     // evaluated (idle only) between steps; the last step's evaluation is the final one
     const at = new Set((request.evalAtSteps ?? []).filter((x) => x > 0 && x < steps));

@@ -6,8 +6,9 @@
 import { cpus, loadavg } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import type { RunProvenance, RunSegment, RunSource } from '../experiments/provenance.ts';
-import type { HostLoad, RunProgress, RunRequest, RunResult } from '../experiments/run-result.ts';
+import type { HostLoad, RunProgress, RunRequest, RunResult, SaveTiming } from '../experiments/run-result.ts';
 import { formatDuration } from '../experiments/time-left.ts';
+import { medianOf } from '../primitives/median.ts';
 import { UNFINISHED_EXPERIMENT_FORMAT, writeUnfinishedExperimentRun, type UnfinishedExperimentRun } from './experiment-unfinished-run.ts';
 
 export interface PlannedRun {
@@ -27,6 +28,8 @@ function progressLine(label: string, p: RunProgress): string | null {
       return `${label}: ready (${p.note ?? ''})`;
     case 'eval-before':
       return `${label}: evaluating the starting policy`;
+    case 'saved':
+      return null; // summed up at the run's end (savesLine)
     case 'step':
       return `${label}: step ${(p.step ?? 0) + 1}/${p.steps ?? '?'} mean reward ${(p.meanReward ?? 0).toFixed(3)}, ${p.executions ?? 0} executions, step wall ${s(p.stepWallMs)}, busy so far ${s(p.busyMs)}${p.steps !== undefined && p.stepWallMs !== undefined ? `, training ~${formatDuration((p.steps - (p.step ?? 0) - 1) * p.stepWallMs)} left` : ''}`;
     case 'eval-during':
@@ -36,6 +39,21 @@ function progressLine(label: string, p: RunProgress): string | null {
     case 'done':
       return `${label}: held-out avg@k x100 = ${((p.avgAtK ?? 0) * 100).toFixed(2)}`;
   }
+}
+
+/** One save as the runner saw it: the page's timing, and the file write inside its hand-over. */
+export interface Save extends SaveTiming {
+  fileMs: number;
+}
+
+/** What keeping the run so far cost a run, printed at its end: where the time of a save goes, and its size. */
+export function savesLine(label: string, saves: readonly Save[]): string | null {
+  if (saves.length === 0) return null;
+  const total = saves.map((x) => x.checkpointMs + x.textMs + x.handOverMs);
+  const s = (ms: number) => (ms / 1000).toFixed(2);
+  const med = (f: (x: Save) => number) => s(medianOf(saves.map(f)));
+  const all = total.reduce((a, b) => a + b, 0);
+  return `${label}: kept the run so far ${saves.length} time(s), median ${s(medianOf(total))} s a save (checkpoint ${med((x) => x.checkpointMs)}, text ${med((x) => x.textMs)}, handing over ${med((x) => x.handOverMs)} of which the file ${med((x) => x.fileMs)}), max ${s(Math.max(...total))} s, ${(all / 1000).toFixed(1)} s in all; ${(medianOf(saves.map((x) => x.chars)) / 1e6).toFixed(1)} MB each`;
 }
 
 /** Samples the host's 1-minute load average while a run goes on (HostLoad). */
@@ -88,12 +106,21 @@ async function runOnPage(browser: Browser, url: string, planned: PlannedRun, lab
   page.on('pageerror', (e) => pageErrors.push(e.message));
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
+  const saves: Save[] = [];
+  const fileMs: number[] = [];
   try {
     await page.exposeFunction('experimentProgress', (p: RunProgress) => {
+      if (p.phase === 'saved' && p.save) saves.push({ ...p.save, fileMs: fileMs[saves.length] ?? 0 });
       const line = progressLine(label, p);
       if (line) console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
     });
-    if (save) await page.exposeFunction('experimentSave', save);
+    if (save) {
+      await page.exposeFunction('experimentSave', (runSoFar: string, step: number) => {
+        const t = performance.now();
+        save(runSoFar, step);
+        fileMs.push(performance.now() - t);
+      });
+    }
     await page.goto(`${url}experiment.html`);
     await page.waitForSelector('#status[data-state=loaded]', { timeout: 60_000 });
     let timer: NodeJS.Timeout | undefined;
@@ -110,6 +137,8 @@ async function runOnPage(browser: Browser, url: string, planned: PlannedRun, lab
     const error = `${e instanceof Error ? e.message : String(e)}${pageErrors.length > 0 ? `; page errors: ${pageErrors.join(' | ')}` : ''}`;
     return failedRun(planned.request, error, performance.now() - t0, startedAt);
   } finally {
+    const line = savesLine(label, saves);
+    if (line) console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
     await page.close().catch(() => undefined);
   }
 }

@@ -12,6 +12,7 @@ import { holmAdjust, tTestP } from './multiplicity.ts';
 import { sourceLine, type WithProvenance } from './provenance.ts';
 import { planComplete, planProgress, progressCounts, rowsAwaited, type RowProgress } from './plan-progress.ts';
 import { robotSignal } from './robot-signal.ts';
+import { medianOf } from '../primitives/median.ts';
 
 export const ROBOT_TABLE_ROWS = ['robot-sft', 'robot-grpo-sparse', 'robot-progress-only', 'robot-wmrl', 'robot-neither', 'robot-debias-only', 'robot-fusion-only'] as const;
 export const ROBOT_FAMILY_ALPHA = 0.05;
@@ -241,11 +242,11 @@ export function summariseRobotRows(runs: readonly RobotRunResult[], rows: readon
       const v = xs.filter((x): x is number => x !== null);
       return v.length > 0 ? tInterval(v, level) : null;
     };
-    const walls = mine.map((r) => r.wallMs / 1000).sort((x, y) => x - y);
+    const walls = mine.map((r) => r.wallMs / 1000);
     return {
       preset, seeds: mine.map((r) => r.request.seed),
       heldOut: iv(m.map((x) => x.heldOut)), trainTasksHeldoutStates: iv(m.map((x) => x.trainTasksHeldoutStates)), heldoutTasks: iv(m.map((x) => x.heldoutTasks)), training: iv(m.map((x) => x.training)),
-      medianWallS: walls.length === 0 ? null : walls.length % 2 ? walls[(walls.length - 1) / 2] : (walls[walls.length / 2 - 1] + walls[walls.length / 2]) / 2,
+      medianWallS: walls.length === 0 ? null : medianOf(walls),
     };
   });
 }

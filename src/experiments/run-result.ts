@@ -144,7 +144,7 @@ export interface HostLoad {
 
 /** What the page reports while a run goes on (the CLI prints it as a progress line). */
 export interface RunProgress {
-  phase: 'startup' | 'ready' | 'eval-before' | 'step' | 'eval-during' | 'eval-after' | 'done';
+  phase: 'startup' | 'ready' | 'eval-before' | 'step' | 'saved' | 'eval-during' | 'eval-after' | 'done';
   preset: string;
   seed: number;
   /** For 'step': the step just finished (0-based) and the run's step count. */
@@ -159,6 +159,16 @@ export interface RunProgress {
   avgAtK?: number;
   /** Free text (e.g. the backends chosen). */
   note?: string;
+  /** For 'saved': what keeping the run so far took on the page. */
+  save?: SaveTiming;
+}
+
+/** One save of a run so far, timed on the page: taking the checkpoint, writing its text, handing it to the runner (which writes the file before it answers). */
+export interface SaveTiming {
+  checkpointMs: number;
+  textMs: number;
+  handOverMs: number;
+  chars: number;
 }
 
 /** Drops program texts (unless kept), keeping their lengths in characters. */

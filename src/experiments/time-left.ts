@@ -2,6 +2,7 @@
 // expected to take the median wall time of the finished runs of its own preset (presets differ by
 // far more than seeds do: grpo-all-real executes every program, the SFT row trains nothing), else of
 // all finished training runs. Null until there is something to go on.
+import { medianOf } from '../primitives/median.ts';
 
 export interface FinishedRun {
   preset: string;
@@ -14,12 +15,6 @@ export interface RemainingRun {
   kind: 'sft' | 'train';
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 /** Expected milliseconds left, or null when some remaining run has no finished run to be judged by. */
 export function estimateTimeLeft(finished: readonly FinishedRun[], remaining: readonly RemainingRun[]): number | null {
   let total = 0;
@@ -28,7 +23,7 @@ export function estimateTimeLeft(finished: readonly FinishedRun[], remaining: re
     const kind = finished.filter((f) => f.kind === r.kind && Number.isFinite(f.wallMs));
     const basis = same.length > 0 ? same : kind;
     if (basis.length === 0) return null;
-    total += median(basis.map((f) => f.wallMs));
+    total += medianOf(basis.map((f) => f.wallMs));
   }
   return total;
 }

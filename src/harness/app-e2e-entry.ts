@@ -10,6 +10,7 @@ import type { EvaluationResult } from '../training/evaluate.ts';
 import type { StepRecord, TrainerConfig } from '../training/trainer.ts';
 import { createTrainer } from '../app/create-trainer.ts';
 import { tinyRandomModels } from '../app/tiny-models.ts';
+import { base64Encoder, fromBase64, fromBase64Reference, toBase64, toBase64Reference } from '../primitives/typed-json.ts';
 
 export interface TinyRunRequest {
   config: TrainerConfig;
@@ -33,13 +34,31 @@ export interface TinyRunResult {
   evaluation: EvaluationResult;
 }
 
+/** The browser's base64 fast path against the reference (src/primitives/typed-json.ts). */
+export interface Base64Check {
+  encoder: string;
+  /** Per length: the fast text equals the reference's, and both decoders give the bytes back. */
+  agree: boolean[];
+  badIsNull: boolean;
+}
+
 declare global {
   interface Window {
-    appHarness: { runTiny(request: TinyRunRequest): Promise<TinyRunResult> };
+    appHarness: { runTiny(request: TinyRunRequest): Promise<TinyRunResult>; base64Check(lengths: number[]): Base64Check };
   }
 }
 
 window.appHarness = {
+  base64Check(lengths) {
+    const agree = lengths.map((n) => {
+      const bytes = new Uint8Array(n + 3).subarray(3);
+      for (let i = 0; i < n; i++) bytes[i] = (i * 2654435761 + n) >>> 24;
+      const text = toBase64(bytes);
+      const same = (b: Uint8Array | null) => b !== null && b.length === n && b.every((x, i) => x === bytes[i]);
+      return text === toBase64Reference(bytes) && same(fromBase64(text)) && same(fromBase64Reference(text));
+    });
+    return { encoder: base64Encoder, agree, badIsNull: fromBase64('a*bc') === null && fromBase64('QUJD!') === null };
+  },
   async runTiny(request) {
     const models = await tinyRandomModels({ seed: request.modelSeed, contextLength: request.contextLength, purpose: 'the app harness' });
     const session = await createTrainer(request.config, { models, pool: { size: request.poolSize }, executionTimeoutMs: 20_000 });

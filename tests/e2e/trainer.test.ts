@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, serveDist, type Served } from './browser.ts';
 import { presetConfig } from '../../src/training/presets.ts';
 import { COST_COMPONENTS } from '../../src/training/cost.ts';
-import type { TinyRunResult } from '../../src/harness/app-e2e-entry.ts';
+import type { Base64Check, TinyRunResult } from '../../src/harness/app-e2e-entry.ts';
 
 describe('trainer in Chromium (app-harness.html)', () => {
   let served: Served;
@@ -27,6 +27,11 @@ describe('trainer in Chromium (app-harness.html)', () => {
   afterAll(async () => {
     await browser?.close();
     await served?.close();
+  });
+
+  it('saves checkpoints with the browser\'s own base64 encoder, which writes and reads what the reference does', async () => {
+    const check: Base64Check = await page.evaluate((lengths) => window.appHarness.base64Check(lengths), [0, 1, 2, 3, 1023, 1024, 1025, 100_003]);
+    expect(check).toEqual({ encoder: 'native', agree: Array(8).fill(true), badIsNull: true });
   });
 
   it('runs 2 steps with B = 2, n = 2, rho = 0.5: StepRecords, real executions in the pool, positive costs', async () => {

@@ -4,6 +4,7 @@
 // minutes. The committed suite leaderboards record each program's run time: a program's typical share
 // of a build is its median share over the suite's boards of the same task type, and the time left is
 // the time so far scaled by the shares still to run.
+import { medianOf } from '../../primitives/median.ts';
 
 export interface RecordedBuild {
   programIds: readonly string[];
@@ -14,12 +15,6 @@ export interface RecordedBuild {
   nTrain: number;
 }
 
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 /** Each program's median share of its build's summed run time, over the recorded builds that ran it. */
 export function costShares(builds: readonly RecordedBuild[]): Map<string, number> {
   const per = new Map<string, number[]>();
@@ -28,7 +23,7 @@ export function costShares(builds: readonly RecordedBuild[]): Map<string, number
     if (!(total > 0) || b.programIds.length !== b.programSeconds.length) continue;
     b.programIds.forEach((id, i) => per.set(id, [...(per.get(id) ?? []), b.programSeconds[i] / total]));
   }
-  return new Map([...per].map(([id, shares]) => [id, median(shares)]));
+  return new Map([...per].map(([id, shares]) => [id, medianOf(shares)]));
 }
 
 /**
@@ -37,7 +32,7 @@ export function costShares(builds: readonly RecordedBuild[]): Map<string, number
  * the median program. Null until a program with a positive cost has finished.
  */
 export function buildSecondsLeft(shares: ReadonlyMap<string, number>, programIds: readonly string[], done: ReadonlySet<string>, elapsedS: number): number | null {
-  const typical = shares.size > 0 ? median([...shares.values()]) : 1;
+  const typical = shares.size > 0 ? medianOf([...shares.values()]) : 1;
   const cost = (id: string): number => shares.get(id) ?? typical;
   let doneCost = 0;
   let total = 0;
@@ -57,5 +52,5 @@ export function buildSecondsLeft(shares: ReadonlyMap<string, number>, programIds
 export function firstBuildEstimate(builds: readonly RecordedBuild[], nTrain: number, jobs: number): { low: number; median: number; high: number } | null {
   const scaled = builds.filter((b) => b.seconds > 0 && b.nTrain > 0 && b.jobs > 0).map((b) => (b.seconds * (nTrain / b.nTrain) * b.jobs) / Math.max(1, jobs));
   if (scaled.length === 0 || !(nTrain > 0)) return null;
-  return { low: Math.min(...scaled), median: median(scaled), high: Math.max(...scaled) };
+  return { low: Math.min(...scaled), median: medianOf(scaled), high: Math.max(...scaled) };
 }
