@@ -3,13 +3,15 @@
 // world-model worker, sandbox pool and page-side grader. 'sft' runs evaluate the starting policy
 // only; 'train' runs train for config.steps, then evaluate on the held-out tasks with the same
 // sampling seeds. Progress goes to window.experimentProgress when the driver exposes it. When it
-// exposes window.experimentSave, a 'train' run hands it the run so far after every step, and a run
+// exposes window.experimentSave, a 'train' run hands it the run so far (before and after each
+// evaluation, and between them as often as its cost allows: src/experiments/keeping.ts), and a run
 // given the last of those (`from`) goes on from there: the run file is then the uninterrupted run's,
 // timings aside.
 import { appUrl } from '../primitives/app-root.ts';
 import { typedJsonReplacer, typedJsonReviver } from '../primitives/typed-json.ts';
 import type { CostSheet } from '../training/cost.ts';
 import { FOLDER_MODELS_PATH, ruleOfRequest, trimRecord, type CurvePoint, type RunEnvironment, type RunProgress, type RunRequest, type RunResult, type RunSoFar, type TrimmedStepRecord } from '../experiments/run-result.ts';
+import { keepAfterStep, type LastKeep } from '../experiments/keeping.ts';
 import { createTrainer, type TrainerSession } from './create-trainer.ts';
 import { loadCommittedModels, type ModelSources } from './models.ts';
 import { tinyRandomModels } from './tiny-models.ts';
@@ -32,8 +34,9 @@ declare global {
     experiment: { run(request: RunRequest, from?: string | null): Promise<RunResult> };
     experimentProgress?: (p: RunProgress) => void;
     /**
-     * Hears a 'train' run so far (a RunSoFar as typed JSON) after every step, and after an evaluation
-     * along the way; awaited, so the run goes on only once the driver has kept it.
+     * Hears a 'train' run so far (a RunSoFar as typed JSON) after a step when keepAfterStep says so
+     * (src/experiments/keeping.ts), and after an evaluation along the way; awaited, so the run goes on
+     * only once the driver has kept it.
      */
     experimentSave?: (runSoFar: string, step: number) => Promise<void>;
   }
@@ -119,6 +122,7 @@ async function run(request: RunRequest, from: string | null = null): Promise<Run
       records.push(trimRecord(r, request.keepPrograms));
       progress({ phase: 'step', step: r.step, steps, meanReward: r.meanReward, executions: r.executions, stepWallMs: r.wallMs, busyMs: r.cumulativeCost.totalBusyMs });
     });
+    let lastKeep: LastKeep | null = null;
     const save = async (): Promise<void> => {
       if (!window.experimentSave) return;
       const t = performance.now();
@@ -128,6 +132,7 @@ async function run(request: RunRequest, from: string | null = null): Promise<Run
       const t2 = performance.now();
       await window.experimentSave(text, so.checkpoint.step);
       const t3 = performance.now();
+      lastKeep = { at: t3, ms: t3 - t };
       progress({ phase: 'saved', step: so.checkpoint.step, save: { checkpointMs: t1 - t, textMs: t2 - t1, handOverMs: t3 - t2, chars: text.length } });
     };
     // evaluated (idle only) between steps; the last step's evaluation is the final one
@@ -145,7 +150,7 @@ async function run(request: RunRequest, from: string | null = null): Promise<Run
     }
     while (s.state !== 'done') {
       await s.stepOnce();
-      await save();
+      if (keepAfterStep(lastKeep, performance.now(), at.has(s.step) || s.step === steps)) await save();
       if (at.has(s.step)) {
         await evaluateHere();
         await save(); // an evaluation can take minutes
