@@ -2,7 +2,7 @@
 // through Playwright's exposed function (CDP, what src/cli/experiment-page.ts uses), or as a POST to
 // an HTTP endpoint of the runner on 127.0.0.1 (the alternative tried, and not taken: it was no faster).
 // Alternates the two in one Chromium page on the same text, and prints medians and their ratio.
-// Usage: npx tsx bench/save-handover.ts [--mb 15.5] [--reps 7]   (after a vite build)
+// Usage: npm run bench:save-handover -- [--mb 15.5] [--reps 7]
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
