@@ -301,7 +301,7 @@ export function robotTableMarkdown(runs: readonly WithProvenance<RobotRunResult>
       ? `No run here is at the plan's seeds (${plan.seeds.join(', ')}): a pilot or a side experiment. The tests below apply the plan's rules to these runs and decide nothing for the plan.`
       : planComplete(progress)
       ? `Every row has a finished run at each of its ${plan.seeds.length} planned seeds: the verdicts are final.`
-      : `In progress: ${counts.done} of ${counts.planned} planned runs finished (seeds ${plan.seeds.join(', ')} for every row). A verdict is provisional until every row it waits for has all its planned seeds: the primary test its own two rows, a test of family R every row the family names (Holm adjusts each p by the others').`,
+      : `In progress: ${counts.done} of the ${counts.planned} planned runs (seeds ${plan.seeds.join(', ')} for every row) have finished; the table gives each row's seeds so far. A verdict is provisional until every row it waits for has all its planned seeds: the primary test its own two rows, a test of family R every row the family names (Holm adjusts each p by the others').`,
     '',
     'Held-out success x100, mean over seeds [95% t interval]; the endpoint pools both held-out sets.',
     '',

@@ -162,7 +162,7 @@ describe('robot table v2 (issue 46), a plan as data', () => {
     // 15 of the 50 planned runs: every decided verdict says it is provisional, in the markdown and summary.json
     expect(md).toMatch(/^\| R1 \| robot-paper-grpo-sparse - robot-sft \| 5 \| .*\| holds \(provisional\) \|$/m);
     expect(md).toMatch(/^\| primary \| .*\| holds \(provisional\) \|$/m);
-    expect(md).toContain('In progress: 15 of 50 planned runs finished (seeds 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 for every row).');
+    expect(md).toContain('In progress: 15 of the 50 planned runs (seeds 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 for every row) have finished; the table gives each row\'s seeds so far.');
     expect(md).toMatch(/^\| R3 \| .*\| not run \|$/m);
     expect(summary.tests.find((t) => t.id === 'R1')!.awaits).toEqual(['robot-paper-grpo-sparse', 'robot-sft', 'robot-paper-wmrl', 'robot-paper-wmrl-anchors', 'robot-paper-progress-only']);
     expect(summary.tests.find((t) => t.id === 'primary')!.awaits).toEqual(['robot-paper-wmrl', 'robot-paper-grpo-sparse']);
@@ -179,7 +179,7 @@ describe('robot table v2 (issue 46), a plan as data', () => {
     const partial = robotTableMarkdown(three, 'cmd', ROBOT_TABLE_V2);
     expect(partial).toMatch(/^\| primary \| .*\| holds \|$/m);
     expect(partial).toMatch(/^\| R1 \| .*\| holds \(provisional\) \|$/m);
-    expect(partial).toContain('In progress: 30 of 50 planned runs finished');
+    expect(partial).toContain('In progress: 30 of the 50 planned runs (seeds 11');
     // a run outside the planned seeds completes nothing
     expect(robotTableProgress([...three, run('robot-paper-wmrl-anchors', 1, [100, 300], [0, 1])], ROBOT_TABLE_V2)[3].done).toEqual([]);
     // every row at every seed: final, and no verdict carries the mark
