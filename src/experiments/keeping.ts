@@ -3,8 +3,8 @@
 // handing it to the runner took 6.5 s on the busy 2-core machine, as long as a small run's step.
 // So the page keeps before every evaluation (which takes minutes, and is then not done twice),
 // after it, and otherwise only once training since the last keep has run KEEP_COST_RATIO times what
-// that keep cost: keeping then costs at most 1 / (1 + ratio) of the run's time, and a stop loses at
-// most that much training. Keeping never changes what a run does, only where a stopped one goes on.
+// that keep cost: between evaluations, keeps of equal cost then take at most 1 / (1 + ratio) of the
+// training time, and a stop loses at most that much training. Keeping never changes what a run does, only where a stopped one goes on.
 
 /** Training time since the last keep, in multiples of its cost, after which the next step is kept. */
 export const KEEP_COST_RATIO = 20;

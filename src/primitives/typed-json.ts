@@ -27,7 +27,7 @@ export function fromBase64Reference(text: string): Uint8Array | null {
   return out;
 }
 
-// A checkpoint is 12 MB of weights and AdamW moments, saved after every step: the reference took
+// A checkpoint is 12 MB of weights and AdamW moments, saved as a run goes on: the reference took
 // 0.8 s for it in a busy Chromium, the browser's own encoder (Uint8Array.prototype.toBase64, Chromium
 // 140+) 0.14 s. Node 20 has neither that nor fromBase64, and has Buffer.
 interface NativeBase64 {
