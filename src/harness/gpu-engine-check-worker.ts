@@ -4,7 +4,7 @@ import { acquireDevice } from '../primitives/webgpu-device.ts';
 import { makeSequenceBatch } from '../model/sequence-batch.ts';
 import { mulberry32 } from '../primitives/random.ts';
 import { GpuPolicyEngine } from '../engine/webgpu/gpu-policy-engine.ts';
-import type { EngineCheckRequest, EngineCheckResult } from './gpu-engine-check.ts';
+import type { EngineCheckRequest, EngineCheckResult } from './gpu-engine-check-api.ts';
 
 self.onmessage = async (e: MessageEvent<EngineCheckRequest>) => {
   try {

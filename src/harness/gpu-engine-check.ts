@@ -1,28 +1,8 @@
 // Page module for the browser test of the engine (tests/e2e/gpu-engine.test.ts): runs the engine in
 // a dedicated module worker, as the product's policy worker does, and returns its outputs.
-import type { ModelConfig } from '../model/config.ts';
+import type { EngineCheckRequest, EngineCheckResult } from './gpu-engine-check-api.ts';
 
-export interface EngineCheckRequest {
-  config: ModelConfig;
-  params: number[];
-  sequences: number[][];
-  programStart: number;
-  T: number;
-  prompt: number[];
-  maxNewTokens: number;
-  seed: number;
-}
-
-export interface EngineCheckResult {
-  adapter: string;
-  isSoftware: boolean;
-  backend: string;
-  /** [B, T], 'all' tokens */
-  logProbs: number[];
-  loss: number;
-  grads: number[];
-  sampled: number[];
-}
+export type { EngineCheckRequest, EngineCheckResult };
 
 export function runEngineInWorker(req: EngineCheckRequest): Promise<EngineCheckResult> {
   const worker = new Worker(new URL('./gpu-engine-check-worker.ts', import.meta.url), { type: 'module' });

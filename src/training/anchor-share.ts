@@ -3,9 +3,13 @@
 // under the authors' per-step rule, `perStepAnchors.fraction`, what actually plans the anchors.
 // Setting one without the other once ran a `paper-*` preset at its own share while its report printed
 // the share asked for; validateTrainerConfig now refuses a config whose two copies differ.
-import type { TrainerConfig } from './trainer.ts';
+import type { PerStepAnchors } from '../wmrl/anchors.ts';
 
-type Shared = Pick<TrainerConfig, 'rho' | 'perStepAnchors'>;
+// The two fields as TrainerConfig spells them, named here so that this file and the trainer do not import each other.
+interface Shared {
+  rho: number;
+  perStepAnchors?: PerStepAnchors;
+}
 
 /** The share of groups a config executes for real (per step under the per-step rule, in the long run otherwise). */
 export function anchorShareOf(c: Shared): number {

@@ -1,6 +1,7 @@
 // The folders of src/ are layers, and every import points down (docs/architecture.md draws them).
 // A folder-level cycle ties every layer to every other, so nothing can be read, tested or replaced
-// alone; this test fails on a cycle and on any import that climbs the declared order.
+// alone; this test fails on a cycle and on any import that climbs the declared order. Inside a folder,
+// two files that import each other are one file in two places, so file-level cycles fail too.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +43,16 @@ function importEdges(files: { path: string; text: string }[]): { from: string; t
     }
   }
   return edges;
+}
+
+/** File-level import edges of src/, by path under src/ (type-only imports included: they tie the files too). */
+function fileEdges(files: { path: string; text: string }[]): { from: string; to: string }[] {
+  const pattern = /(?:from\s+|import\s*\(\s*|import\s+|new URL\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+  return files.flatMap(({ path, text }) =>
+    [...text.matchAll(pattern)]
+      .map((m) => resolve(dirname(path), m[1]))
+      .filter((t) => t.startsWith(SRC + '/'))
+      .map((t) => ({ from: relative(SRC, path), to: relative(SRC, /\.\w+$/.test(t) ? t : t + '.ts') })));
 }
 
 /** One folder-level cycle, as a path of folders, or null. */
@@ -97,6 +108,10 @@ describe('layers of src/', () => {
     expect(findCycle(edges)).toBeNull();
   });
 
+  it('no file-level import cycle', () => {
+    expect(findCycle(fileEdges(files))).toBeNull();
+  });
+
   it('nothing outside src/harness imports it, the entry file and the pages included', () => {
     const harness = join(SRC, 'harness') + '/';
     const intoHarness = (fs: { path: string; text: string }[]): string[] =>
@@ -117,6 +132,11 @@ describe('layers of src/', () => {
     const e = importEdges(planted);
     expect(findCycle(e)).not.toBeNull();
     expect(e.some((x) => x.from === 'model' && x.to === 'workers')).toBe(true);
+    const pair = [
+      { path: join(SRC, 'training/planted-a.ts'), text: "import type { B } from './planted-b.ts';" },
+      { path: join(SRC, 'training/planted-b.ts'), text: "import { a } from './planted-a';" },
+    ];
+    expect(findCycle(fileEdges([...files, ...pair]))).toEqual(['training/planted-a.ts', 'training/planted-b.ts', 'training/planted-a.ts']);
     expect(findCycle([{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }])).toBeNull();
     expect(findCycle([{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }])).toEqual(['a', 'b', 'a']);
   });
