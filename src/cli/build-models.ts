@@ -8,13 +8,13 @@
 // Sampled programs run only in the browser sandbox (headless Chromium), never in Node.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { ConfigName } from '../model/config.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import type { Stage } from '../pipeline/run-pipeline.ts';
 import { STAGES, fullSettings, quickSettings, runPipeline } from '../pipeline/run-pipeline.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
+import { InputError, parseFlags } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -23,12 +23,12 @@ function stagesFrom(spec: string): Stage[] {
   const [from, to = from] = spec.split('..');
   const a = STAGES.indexOf(from as Stage);
   const b = STAGES.indexOf(to as Stage);
-  if (a < 0 || b < 0 || b < a) throw new Error(`--stage ${spec}: use all, one of ${STAGES.join(', ')}, or from..to`);
+  if (a < 0 || b < 0 || b < a) throw new InputError(`--stage ${spec}: use all, one of ${STAGES.join(', ')}, or from..to`);
   return STAGES.slice(a, b + 1);
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     options: {
       seed: { type: 'string', default: '1' },
       config: { type: 'string', default: 'small' },
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     },
   });
   const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
+  if (!Number.isInteger(seed)) throw new InputError(`--seed must be an integer, got ${values.seed}`);
   const settings = values.quick ? quickSettings(seed) : fullSettings(seed, values.config as ConfigName);
   if (values['sft-steps']) settings.sft.steps = Number(values['sft-steps']);
   if (values['wm-steps']) {
@@ -64,38 +64,38 @@ async function main(): Promise<void> {
   if (values['wm-epochs']) settings.wm.epochs = Number(values['wm-epochs']);
   if (values['wm-loss']) {
     const loss = values['wm-loss'];
-    if (loss !== 'mse' && loss !== 'bce' && loss !== 'pairwise') throw new Error(`--wm-loss must be mse, bce or pairwise, got ${loss}`);
+    if (loss !== 'mse' && loss !== 'bce' && loss !== 'pairwise') throw new InputError(`--wm-loss must be mse, bce or pairwise, got ${loss}`);
     settings.wm.loss = loss;
   }
   if (values['wm-pair-weight'] !== undefined) {
-    if (settings.wm.loss !== 'pairwise') throw new Error('--wm-pair-weight weighs the pairwise term: it needs --wm-loss pairwise');
+    if (settings.wm.loss !== 'pairwise') throw new InputError('--wm-pair-weight weighs the pairwise term: it needs --wm-loss pairwise');
     const w = Number(values['wm-pair-weight']);
-    if (!(w >= 0 && Number.isFinite(w)) || values['wm-pair-weight'].trim() === '') throw new Error(`--wm-pair-weight must be a number >= 0, got ${values['wm-pair-weight']}`);
+    if (!(w >= 0 && Number.isFinite(w)) || values['wm-pair-weight'].trim() === '') throw new InputError(`--wm-pair-weight must be a number >= 0, got ${values['wm-pair-weight']}`);
     settings.wm.pairWeight = w;
   }
   if (values['wm-rows-per-task'] !== undefined) {
     const k = Number(values['wm-rows-per-task']);
-    if (!(Number.isInteger(k) && k >= 2 && k <= settings.wm.batchSize)) throw new Error(`--wm-rows-per-task must be a whole number from 2 to the batch size ${settings.wm.batchSize}, got ${values['wm-rows-per-task']}`);
+    if (!(Number.isInteger(k) && k >= 2 && k <= settings.wm.batchSize)) throw new InputError(`--wm-rows-per-task must be a whole number from 2 to the batch size ${settings.wm.batchSize}, got ${values['wm-rows-per-task']}`);
     settings.wm.rowsPerTask = k;
   }
   if (values['wm-target'] !== undefined && values['wm-target'] !== 'percentile') {
-    if (values['wm-target'] !== 'task-centred') throw new Error(`--wm-target must be percentile or task-centred, got ${values['wm-target']}`);
+    if (values['wm-target'] !== 'task-centred') throw new InputError(`--wm-target must be percentile or task-centred, got ${values['wm-target']}`);
     settings.wm.target = 'task-centred';
   }
   if (values['wm-lr']) {
     const lr = Number(values['wm-lr']);
-    if (!(lr > 0)) throw new Error(`--wm-lr must be a positive number, got ${values['wm-lr']}`);
+    if (!(lr > 0)) throw new InputError(`--wm-lr must be a positive number, got ${values['wm-lr']}`);
     settings.wm.peakLr = lr;
   }
   if (values['samples-per-task']) settings.samples.perTask = Number(values['samples-per-task']);
   if (values['splice-per-task']) {
     const k = Number(values['splice-per-task']);
-    if (!(Number.isInteger(k) && k >= 0)) throw new Error(`--splice-per-task must be a whole number, got ${values['splice-per-task']}`);
+    if (!(Number.isInteger(k) && k >= 0)) throw new InputError(`--splice-per-task must be a whole number, got ${values['splice-per-task']}`);
     settings.samples.splicePerTask = k;
   }
   if (values['composed-per-task']) {
     const k = Number(values['composed-per-task']);
-    if (!(Number.isInteger(k) && k >= 0)) throw new Error(`--composed-per-task must be a whole number, got ${values['composed-per-task']}`);
+    if (!(Number.isInteger(k) && k >= 0)) throw new InputError(`--composed-per-task must be a whole number, got ${values['composed-per-task']}`);
     settings.samples.composedPerTask = k;
   }
   if (values.context) settings.contextLength = Number(values.context);
@@ -119,6 +119,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
+  if (e instanceof InputError) {
+    console.error(`build-models: ${e.message}`);
+    process.exit(2);
+  }
   console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 // What the command-line tools share about user input: a problem with what the user gave is one
 // line, no stack trace, exit status 2; files are read with a message that names them.
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { csvTooLarge, decodeCsvUpload, MAX_CSV_BYTES } from '../tasks/text-files.ts';
 
 export class InputError extends Error {}
@@ -87,6 +88,35 @@ export function optionalPositiveInt(v: string | undefined, flag: string, UsageEr
 /** A command-line flag that must be a positive integer (the value as typed; the error names the flag). */
 export function positiveIntFlag(name: string, v: string | undefined): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer, got ${v}`);
+  if (!Number.isInteger(n) || n <= 0) throw new InputError(`--${name} must be a positive integer, got ${v}`);
   return n;
+}
+
+/**
+ * node:util's parseArgs, with what the user mistyped (an unknown flag, a flag without its value, a value
+ * that looks like a flag) thrown as the tool's usage error: one line and exit status 2, not Node's stack.
+ */
+export function parseFlags<T extends ParseArgsConfig>(config: T, UsageError: new (message: string) => Error = InputError): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((e as Error).message);
+    throw e;
+  }
+}
+
+/**
+ * For a tool whose body runs at the top level, with no main() to catch in: an InputError that escapes it
+ * ends the process with one line and exit status 2; any other error prints its stack and exits 1, as Node would.
+ */
+export function exitOnInputError(command: string): void {
+  process.on('uncaughtException', (e) => {
+    if (e instanceof InputError) {
+      console.error(`${command}: ${e.message}`);
+      process.exit(2);
+    }
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+  });
 }

@@ -19,13 +19,13 @@
 // and warns when the runs compared started from a dirty tree or from different commits.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { anchorPairAccuracy, METRICS, type MetricKey } from '../experiments/aggregate.ts';
 import { compareSides, type ComparisonSide } from '../experiments/cross-compare.ts';
 import { formatInterval } from '../experiments/report.ts';
 import { formatProvenance, isRunProvenance, provenanceWarnings, type RunProvenance } from '../experiments/provenance.ts';
 import { isRunResult, type RunResult } from '../experiments/run-result.ts';
 import { behaviourDifferences } from '../experiments/run-behaviour.ts';
+import { InputError, parseFlags } from './cli-input.ts';
 
 const USAGE = `usage: npm run compare -- <folder>:<preset> <folder>:<preset> [--metric KEY] [--ratio] [--json]
        npm run compare -- --anchor-pairs <folder>:<preset> [<folder>:<preset> ...]
@@ -51,7 +51,7 @@ function side(spec: string): ComparisonSide {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' }, 'anchor-pairs': { type: 'boolean' }, same: { type: 'boolean' }, within: { type: 'boolean' } }, allowPositionals: true });
+  const { values, positionals } = parseFlags({ options: { metric: { type: 'string' }, ratio: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' }, 'anchor-pairs': { type: 'boolean' }, same: { type: 'boolean' }, within: { type: 'boolean' } }, allowPositionals: true });
   if (values.same && positionals.length === 2) {
     sameBehaviour(positionals[0], positionals[1], values.within === true);
     return;
@@ -156,5 +156,5 @@ try {
   main();
 } catch (e) {
   console.error(`compare: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
+  process.exit(e instanceof InputError ? 2 : 1);
 }

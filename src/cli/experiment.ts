@@ -19,7 +19,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
 import { curveRows, pairedComparison, summarisePresets } from '../experiments/aggregate.ts';
 import { evaluateClaims, LARGER_SFT_PRESET } from '../experiments/claims.ts';
 import { evaluationMismatch } from '../experiments/cross-compare.ts';
@@ -45,7 +45,7 @@ import { failedRun, runOne, type PlannedRun } from './experiment-page.ts';
 import { readUnfinishedExperimentRun } from './experiment-unfinished-run.ts';
 import { unfinishedRunPath, UnfinishedRunRefused } from './unfinished-run.ts';
 import { readVerifiedModels } from './model-files.ts';
-import { InputError, optionalPositiveInt } from './cli-input.ts';
+import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -135,7 +135,7 @@ class UsageError extends Error {
 const positiveInt = (v: string | undefined, flag: string) => optionalPositiveInt(v, flag, UsageError);
 
 function parseOptions(argv: string[]): Options {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, n: { type: 'string' },
@@ -148,7 +148,7 @@ function parseOptions(argv: string[]): Options {
     },
     strict: true,
     allowPositionals: false,
-  });
+  }, UsageError);
   if (values.help) {
     console.log(USAGE);
     process.exit(0);

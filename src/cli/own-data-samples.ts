@@ -13,7 +13,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadCheckpoint } from '../model/checkpoint.ts';
 import { toExecutedSample, writeExecutedSamples, type ExecutedSample } from '../pipeline/executed-samples.ts';
 import { runAndGrade } from '../pipeline/graded-runs.ts';
@@ -27,7 +26,7 @@ import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { decodeCsvUpload } from '../tasks/text-files.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
-import { InputError, readInputBytes } from './cli-input.ts';
+import { InputError, parseFlags, readInputBytes } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -41,7 +40,7 @@ interface OwnTaskSpec {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     options: {
       tasks: { type: 'string', default: 'data/wm-eval-own/tasks.json' },
       models: { type: 'string', default: 'public/models' },

@@ -18,11 +18,10 @@
 //
 //   npx tsx src/cli/robot-bc.ts --diagnose results/robot-bc/policy.ckpt --out results/robot-bc/diagnosis-policy.json
 
-import { InputError, optionalPositiveInt, positiveIntFlag, readInputBytes } from './cli-input.ts';
+import { exitOnInputError, InputError, optionalPositiveInt, parseFlags, positiveIntFlag, readInputBytes } from './cli-input.ts';
 import { diagnoseCheckpoint, diagnosisSummary } from './robot-bc-diagnosis.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { CELL_LEADS, EgocentricFrameTokens, type CellLead } from '../embodied/egocentric-frame-tokens.ts';
 import { expertAction } from '../embodied/expert.ts';
 import { FrameTokenizer, actionOfToken } from '../embodied/frame-tokens.ts';
@@ -44,7 +43,8 @@ import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 const NOISES = [0.1, 0.3];
 
-const { values, tokens } = parseArgs({
+exitOnInputError('robot-bc');
+const { values, tokens } = parseFlags({
   tokens: true,
   options: {
     steps: { type: 'string', default: '600' },
@@ -110,9 +110,9 @@ const daggerSteps = int('dagger-steps', values['dagger-steps']);
 const daggerStates = int('dagger-states', values['dagger-states']);
 const peakLr = Number(values.lr);
 const temperature = Number(values.temperature);
-if (!(peakLr > 0)) throw new Error(`--lr must be positive, got ${values.lr}`);
-if (!(temperature >= 0)) throw new Error(`--temperature must be >= 0, got ${values.temperature}`);
-if (!(CONFIG_NAMES as readonly string[]).includes(values.model)) throw new Error(`--model must be one of ${CONFIG_NAMES.join(', ')}, got ${values.model}`);
+if (!(peakLr > 0)) throw new InputError(`--lr must be positive, got ${values.lr}`);
+if (!(temperature >= 0)) throw new InputError(`--temperature must be >= 0, got ${values.temperature}`);
+if (!(CONFIG_NAMES as readonly string[]).includes(values.model)) throw new InputError(`--model must be one of ${CONFIG_NAMES.join(', ')}, got ${values.model}`);
 const from = values.from === undefined ? null : loadCheckpoint(readInputBytes(values.from, 'checkpoint'));
 if (from && from.meta.kind !== 'robot-bc-policy') throw new InputError(`${values.from} is not a robot behaviour-cloning policy checkpoint`);
 if (from === null && steps === 0) throw new InputError('--steps 0 needs --from (there is nothing to evaluate)');
@@ -120,8 +120,8 @@ const encoding = from ? String(from.meta.encoding) : values.encoding;
 const octants = from ? from.meta.octants === true : values.octants;
 const lead = (from ? from.meta.lead ?? 'none' : values.lead) as CellLead;
 if (!CELL_LEADS.includes(lead)) throw new InputError(`--lead must be one of ${CELL_LEADS.join(', ')}, got ${String(lead)}`);
-if (encoding !== 'dense' && encoding !== 'sparse' && encoding !== 'egocentric') throw new Error(`--encoding must be dense, sparse or egocentric, got ${encoding}`);
-if (octants && encoding !== 'egocentric') throw new Error('--octants needs --encoding egocentric');
+if (encoding !== 'dense' && encoding !== 'sparse' && encoding !== 'egocentric') throw new InputError(`--encoding must be dense, sparse or egocentric, got ${encoding}`);
+if (octants && encoding !== 'egocentric') throw new InputError('--octants needs --encoding egocentric');
 if (lead !== 'none' && !octants) throw new InputError('--lead needs --octants');
 if (values.targets !== 'expert' && values.targets !== 'shortest') throw new InputError(`--targets must be expert or shortest, got ${values.targets}`);
 const otherInstructions = nonNegative('other-instructions', values['other-instructions']);

@@ -20,7 +20,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
 import { readRobotPolicy } from '../embodied/policy-checkpoint.ts';
 import { loadProgressModel } from '../embodied/progress-scorer.ts';
 import { ROBOT_PRESET_IDS, robotPresetConfig, type RobotPresetId } from '../embodied/robot-presets.ts';
@@ -32,7 +32,7 @@ import { CpuEngine } from '../engine/cpu/cpu-engine.ts';
 import { formatSource, type RunProvenance, type RunSegment, type WithProvenance } from '../experiments/provenance.ts';
 import { ROBOT_TABLE_PLANS, ROBOT_TABLE_V1, robotTableMarkdown, robotTablePlan, robotTableSummary, type RobotTablePlan } from '../experiments/robot-table.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
-import { optionalPositiveInt } from './cli-input.ts';
+import { optionalPositiveInt, parseFlags } from './cli-input.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
 import { readUnfinishedRun, UNFINISHED_RUN_FORMAT, writeUnfinishedRun, type UnfinishedRobotRun } from './robot-unfinished-run.ts';
 import { unfinishedRunPath } from './unfinished-run.ts';
@@ -83,7 +83,7 @@ export class RobotUsageError extends Error {}
 const positiveInt = (v: string | undefined, flag: string) => optionalPositiveInt(v, flag, RobotUsageError);
 
 export function parseRobotOptions(argv: string[], root: string): RobotExperimentOptions | 'help' {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       presets: { type: 'string' }, seeds: { type: 'string' }, steps: { type: 'string' }, B: { type: 'string' }, G: { type: 'string' }, n: { type: 'string' },
@@ -93,7 +93,7 @@ export function parseRobotOptions(argv: string[], root: string): RobotExperiment
     },
     strict: true,
     allowPositionals: false,
-  });
+  }, RobotUsageError);
   if (values.help) return 'help';
   if (values['report-only'] && values.force) throw new RobotUsageError('--report-only runs nothing, so --force has nothing to rerun');
   const plan = robotTablePlan(values.plan ?? ROBOT_TABLE_V1.name);

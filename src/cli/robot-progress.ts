@@ -6,10 +6,9 @@
 //
 //   npx tsx src/cli/robot-progress.ts --steps 300 --states 8 --out results/robot-progress
 
-import { positiveIntFlag } from './cli-input.ts';
+import { exitOnInputError, InputError, parseFlags, positiveIntFlag } from './cli-input.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { FrameTokenizer } from '../embodied/frame-tokens.ts';
 import { progressEpisodes, type ProgressEpisode } from '../embodied/progress-data.ts';
 import { renderScene } from '../embodied/renderer.ts';
@@ -28,7 +27,8 @@ import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 const NOISES = [0, 0.3, 0.6, 0.9];
 
-const { values } = parseArgs({
+exitOnInputError('robot-progress');
+const { values } = parseFlags({
   options: {
     steps: { type: 'string', default: '300' },
     states: { type: 'string', default: '8' },
@@ -48,7 +48,7 @@ const batchSize = int('batch', values.batch);
 const seed = int('seed', values.seed);
 const threads = int('threads', values.threads);
 const peakLr = Number(values.lr);
-if (!(peakLr > 0)) throw new Error(`--lr must be positive, got ${values.lr}`);
+if (!(peakLr > 0)) throw new InputError(`--lr must be positive, got ${values.lr}`);
 
 const t0 = performance.now();
 const seconds = () => Math.round((performance.now() - t0) / 1000);

@@ -6,7 +6,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadCheckpoint } from '../model/checkpoint.ts';
 import { executeWithStore, OutcomeStore } from '../pipeline/outcome-store.ts';
 import { runAndGrade } from '../pipeline/graded-runs.ts';
@@ -17,11 +16,12 @@ import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { deriveSeed } from '../primitives/random.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
+import { InputError, parseFlags } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     options: {
       models: { type: 'string', default: 'public/models' },
       split: { type: 'string', default: 'heldout' },
@@ -34,15 +34,15 @@ async function main(): Promise<void> {
       out: { type: 'string' },
     },
   });
-  if (!values.out) throw new Error('--out FILE.jsonl is required');
-  if (values.split !== 'heldout' && values.split !== 'train') throw new Error(`--split must be heldout or train, got ${values.split}`);
+  if (!values.out) throw new InputError('--out FILE.jsonl is required');
+  if (values.split !== 'heldout' && values.split !== 'train') throw new InputError(`--split must be heldout or train, got ${values.split}`);
   const perTask = Number(values['per-task']);
   const temperature = Number(values.temperature);
   const seed = Number(values.seed);
   const timeoutMs = Math.round(Number(values.timeout) * 1000);
-  if (!(perTask >= 1) || !(temperature > 0) || !Number.isInteger(seed) || !(timeoutMs > 0)) throw new Error('--per-task, --temperature, --seed and --timeout must be positive numbers');
+  if (!(perTask >= 1) || !(temperature > 0) || !Number.isInteger(seed) || !(timeoutMs > 0)) throw new InputError('--per-task, --temperature, --seed and --timeout must be positive numbers');
   const { model, tokenizer } = loadCheckpoint(new Uint8Array(readFileSync(resolve(values.models, 'policy.ckpt'))));
-  if (!tokenizer) throw new Error(`${values.models}/policy.ckpt carries no tokenizer`);
+  if (!tokenizer) throw new InputError(`${values.models}/policy.ckpt carries no tokenizer`);
   const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
   const tasks = (await registry.list()).filter((t) => t.split === values.split && t.role === 'scored');
   const t0 = performance.now();
@@ -69,6 +69,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
-  process.exit(1);
+  console.error(`sample: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(e instanceof InputError ? 2 : 1);
 });

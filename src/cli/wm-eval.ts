@@ -23,7 +23,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import { Tokenizer, type TokenizerJSON } from '../model/tokenizer.ts';
@@ -41,7 +40,7 @@ import { OutcomeStore } from '../pipeline/outcome-store.ts';
 import { deriveSeed, mulberry32, sampleIndices } from '../primitives/random.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
-import { InputError } from './cli-input.ts';
+import { InputError, parseFlags } from './cli-input.ts';
 import { readVerifiedModels, verifyListedFile } from './model-files.ts';
 import { NodeStaticVerifier } from './node-verifier.ts';
 
@@ -59,7 +58,7 @@ function population(samples: readonly ExecutedSample[]): ExecutedSample[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     options: {
       models: { type: 'string', default: 'public/models' },
       samples: { type: 'string', multiple: true },

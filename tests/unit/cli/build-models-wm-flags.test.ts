@@ -1,4 +1,4 @@
-// `npm run build:models` names a bad world-model objective flag before any stage runs.
+// `npm run build:models` names a bad world-model objective flag before any stage runs: one line, exit 2 (a usage error).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,9 @@ describe('build-models: the world-model loss flags', () => {
   ])('%j is refused with a clear message, and nothing is written', (args, message) => {
     const work = join(tmp, `work-${args.join('_').replace(/[^a-z0-9_-]/gi, '')}`);
     const r = runCli('src/cli/build-models.ts', ['--stage', 'wm', '--work', work, ...args], { timeoutMs: 60_000 });
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/^\s+at .+[:(]/m);
     expect(existsSync(work)).toBe(false);
   }, 90_000);
 });
