@@ -78,7 +78,8 @@ const USAGE = `usage: npm run experiment -- [options]
   --work-rule 1|2        how the sandbox counts a program's work (src/sandbox-pyodide/work-rule.ts). Default:
                          the rule of the runs already in --out (an experiment keeps its rule), rule 1 for
                          --plan controls-40 (planned under it), else the rule now (2)
-  --run-timeout-min M    a run taking longer is recorded as failed (default 60)
+  --run-timeout-min M    a run taking longer in this invocation is recorded as failed (default 60; a run that
+                         goes on from where a stop left it has the whole limit again)
   --no-sft               skip the SFT (before-training) evaluations
   --larger-sft DIR       claim 4: the SFT rows of DIR (an --sft-only experiment of a larger policy, evaluated
                          the same way) enter this folder's tables and claims as the row sft-larger
@@ -227,7 +228,7 @@ function parseOptions(argv: string[]): Options {
     pool: positiveInt(values.pool, '--pool'),
     execTimeoutMs: positiveInt(values['exec-timeout-ms'], '--exec-timeout-ms') ?? 20_000,
     workRule: workRuleOption(values['work-rule']),
-    runTimeoutMs: 60_000 * (Number(values['run-timeout-min'] ?? 60) || 60),
+    runTimeoutMs: 60_000 * (real(values['run-timeout-min'], '--run-timeout-min', (x) => x > 0, 'a positive number of minutes') ?? 60),
     sft: values['no-sft'] !== true,
     largerSft: values['larger-sft'] === undefined ? undefined : resolve(values['larger-sft']),
     rerunOf,

@@ -23,4 +23,12 @@ describe('experiment usage', { timeout: 60_000 }, () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/planned at --steps 40 --eval-every 5/);
   });
+
+  it('refuses a --run-timeout-min that is not a positive number (it once fell back to 60 for text and took a negative one)', () => {
+    for (const v of ['abc', '0', '-5']) {
+      const r = runCli('src/cli/experiment.ts', ['--presets', 'paper-wmrl', `--run-timeout-min=${v}`, '--report-only', '--out', 'results/nonexistent-usage-check']);
+      expect(r.status, v).toBe(2);
+      expect(r.stderr, v).toContain(`--run-timeout-min must be a positive number of minutes, got "${v}"`);
+    }
+  });
 });
