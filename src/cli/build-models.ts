@@ -8,13 +8,13 @@
 // Sampled programs run only in the browser sandbox (headless Chromium), never in Node.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ConfigName } from '../model/config.ts';
+import { CONFIG_NAMES, type ConfigName } from '../model/config.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import type { Stage } from '../pipeline/run-pipeline.ts';
 import { STAGES, fullSettings, quickSettings, runPipeline } from '../pipeline/run-pipeline.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
-import { InputError, parseFlags } from './cli-input.ts';
+import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -55,13 +55,18 @@ async function main(): Promise<void> {
   });
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new InputError(`--seed must be an integer, got ${values.seed}`);
+  if (!(CONFIG_NAMES as readonly string[]).includes(values.config)) throw new InputError(`--config must be one of ${CONFIG_NAMES.join(', ')}, got ${values.config}`);
+  const count = (flag: string): number | undefined => optionalPositiveInt(values[flag as keyof typeof values] as string | undefined, `--${flag}`, InputError);
   const settings = values.quick ? quickSettings(seed) : fullSettings(seed, values.config as ConfigName);
-  if (values['sft-steps']) settings.sft.steps = Number(values['sft-steps']);
-  if (values['wm-steps']) {
-    settings.wm.steps = Number(values['wm-steps']);
+  const sftSteps = count('sft-steps');
+  if (sftSteps !== undefined) settings.sft.steps = sftSteps;
+  const wmSteps = count('wm-steps');
+  if (wmSteps !== undefined) {
+    settings.wm.steps = wmSteps;
     delete settings.wm.epochs;
   }
-  if (values['wm-epochs']) settings.wm.epochs = Number(values['wm-epochs']);
+  const wmEpochs = count('wm-epochs');
+  if (wmEpochs !== undefined) settings.wm.epochs = wmEpochs;
   if (values['wm-loss']) {
     const loss = values['wm-loss'];
     if (loss !== 'mse' && loss !== 'bce' && loss !== 'pairwise') throw new InputError(`--wm-loss must be mse, bce or pairwise, got ${loss}`);
@@ -87,7 +92,8 @@ async function main(): Promise<void> {
     if (!(lr > 0)) throw new InputError(`--wm-lr must be a positive number, got ${values['wm-lr']}`);
     settings.wm.peakLr = lr;
   }
-  if (values['samples-per-task']) settings.samples.perTask = Number(values['samples-per-task']);
+  const perTask = count('samples-per-task');
+  if (perTask !== undefined) settings.samples.perTask = perTask;
   if (values['splice-per-task']) {
     const k = Number(values['splice-per-task']);
     if (!(Number.isInteger(k) && k >= 0)) throw new InputError(`--splice-per-task must be a whole number, got ${values['splice-per-task']}`);
@@ -98,8 +104,10 @@ async function main(): Promise<void> {
     if (!(Number.isInteger(k) && k >= 0)) throw new InputError(`--composed-per-task must be a whole number, got ${values['composed-per-task']}`);
     settings.samples.composedPerTask = k;
   }
-  if (values.context) settings.contextLength = Number(values.context);
-  if (values.threads) settings.threads = Number(values.threads);
+  const context = count('context');
+  if (context !== undefined) settings.contextLength = context;
+  const threads = count('threads');
+  if (threads !== undefined) settings.threads = threads;
   const stages = stagesFrom(values.stage);
   const t0 = performance.now();
   await runPipeline(

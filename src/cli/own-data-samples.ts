@@ -26,7 +26,7 @@ import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { decodeCsvUpload } from '../tasks/text-files.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
-import { InputError, parseFlags, readInputBytes } from './cli-input.ts';
+import { InputError, optionalPositiveInt, parseFlags, readInputBytes } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
   const timeoutMs = Math.round(Number(values.timeout) * 1000);
   const seed = Number(values.seed);
   if (!(perTask >= 1) || temperatures.some((t) => !(t > 0)) || !(population >= 1) || !(timeoutMs > 0) || !Number.isInteger(seed)) throw new InputError('--per-task, --temperatures, --population, --timeout must be positive and --seed an integer');
+  const workers = optionalPositiveInt(values.workers, '--workers', InputError);
   let specs: OwnTaskSpec[];
   try {
     specs = (JSON.parse(readFileSync(resolve(values.tasks), 'utf8')) as { tasks: OwnTaskSpec[] }).tasks;
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
     console.log(`sampled ${got.length} programs at T ${temperature} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
   const store = new OutcomeStore(join(work, 'outcomes.jsonl'));
-  const sandbox = await openBrowserSandbox({ size: Number(values.workers) });
+  const sandbox = await openBrowserSandbox({ size: workers });
   const t1 = performance.now();
   let runs;
   try {

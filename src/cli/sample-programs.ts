@@ -16,7 +16,7 @@ import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { deriveSeed } from '../primitives/random.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
-import { InputError, parseFlags } from './cli-input.ts';
+import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   const timeoutMs = Math.round(Number(values.timeout) * 1000);
   if (!(perTask >= 1) || !(temperature > 0) || !Number.isInteger(seed) || !(timeoutMs > 0)) throw new InputError('--per-task, --temperature, --seed and --timeout must be positive numbers');
+  const workers = optionalPositiveInt(values.workers, '--workers', InputError);
   const { model, tokenizer } = loadCheckpoint(new Uint8Array(readFileSync(resolve(values.models, 'policy.ckpt'))));
   if (!tokenizer) throw new InputError(`${values.models}/policy.ckpt carries no tokenizer`);
   const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   console.log(`sampled ${sampled.length} programs on ${tasks.length} ${values.split} cards in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   mkdirSync(resolve(values.work), { recursive: true });
   const store = new OutcomeStore(join(resolve(values.work), 'outcomes.jsonl'));
-  const sandbox = await openBrowserSandbox({ size: Number(values.workers) });
+  const sandbox = await openBrowserSandbox({ size: workers });
   let runs;
   try {
     runs = await executeWithStore(store, sampled, timeoutMs, (chunk) => runAndGrade(registry, chunk, sandbox.runMany, timeoutMs), {

@@ -46,6 +46,9 @@ describe('flag errors of the command-line tools', { timeout: 240_000 }, () => {
     const cases: { file: string; args: string[]; says: RegExp }[] = [
       { file: 'experiment.ts', args: ['--steps', '-3'], says: /Option '--steps' argument is ambiguous/ },
       { file: 'build-models.ts', args: ['--seed', 'x'], says: /^build-models: --seed must be an integer, got x$/m },
+      { file: 'build-models.ts', args: ['--threads', 'many'], says: /^build-models: --threads must be a positive integer, got "many"$/m },
+      { file: 'build-models.ts', args: ['--config', 'huge'], says: /^build-models: --config must be one of .*, got huge$/m },
+      { file: 'sample-programs.ts', args: ['--workers', '0', '--out', 'x.jsonl'], says: /^sample: --workers must be a positive integer, got "0"$/m },
       { file: 'robot-bc.ts', args: ['--lead', 'sideways'], says: /^robot-bc: --lead must be one of .*, got sideways$/m },
       { file: 'robot-bc.ts', args: ['--model', 'huge'], says: /^robot-bc: --model must be one of .*, got huge$/m },
       { file: 'robot-progress.ts', args: ['--steps', 'many'], says: /^robot-progress: --steps must be a positive integer, got many$/m },
