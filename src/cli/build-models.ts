@@ -1,10 +1,5 @@
-// `npm run build:models`: the models pipeline (src/pipeline/run-pipeline.ts) from the command line.
-//   tsx src/cli/build-models.ts [--seed 1] [--config small] [--stage all|<stage>|<from>..<to>] [--quick]
-//                               [--sft-steps N] [--wm-steps N | --wm-epochs E] [--wm-loss mse|bce|pairwise] [--wm-pair-weight X] [--wm-rows-per-task K]
-//                               [--wm-target percentile|task-centred] [--wm-lr X] [--splice-per-task K] [--composed-per-task K]
-//                               [--validate-only TAG] [--samples-per-task K] [--threads N]
-//                               [--out public/models] [--work .cache/models-build]
-//                               [--world-model-from DIR]  (export: take DIR's world model, same tokenizer required)
+// `npm run build:models`: the models pipeline (src/pipeline/run-pipeline.ts) from the command line
+// (USAGE below lists the flags).
 // Sampled programs run only in the browser sandbox (headless Chromium), never in Node.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +12,31 @@ import { openBrowserSandbox } from './browser-sandbox.ts';
 import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+const USAGE = `usage: npm run build:models -- [options]
+  --seed N                 seed of every stage (default 1)
+  --config NAME            model size: ${CONFIG_NAMES.join(', ')} (default small)
+  --stage S                all (default), one of ${STAGES.join(', ')}, or FROM..TO
+  --quick                  a tiny build for checks (into .cache/models-quick unless --out)
+  --sft-steps N            SFT optimiser steps (default: the settings')
+  --wm-steps N             world-model optimiser steps (not with --wm-epochs)
+  --wm-epochs E            world-model epochs over its data, which fix its steps (not with --wm-steps)
+  --wm-loss L              mse, bce or pairwise
+  --wm-pair-weight X       weight of the pairwise term (needs --wm-loss pairwise)
+  --wm-rows-per-task K     rows of one task in a world-model batch (2 to the batch size)
+  --wm-target T            percentile (default) or task-centred
+  --wm-lr X                world-model peak learning rate
+  --validate-only TAG      the wm stage stops after its leave-tasks-out validation, written to
+                           wm-validation-TAG.json (compares settings without fitting the final model)
+  --samples-per-task K     policy programs a training card at each temperature (the world model's data)
+  --splice-per-task K      programs spliced like the policy's slips, a task
+  --composed-per-task K    composed programs a task in the world model's data
+  --context N              context length in tokens
+  --threads N              CPU threads of the engine
+  --out DIR                where the models go (default public/models)
+  --work DIR               intermediate files, kept for resuming (default .cache/models-build)
+  --world-model-from DIR   export: take DIR's world model (the same tokenizer required)
+  --help                   this list`;
 
 function stagesFrom(spec: string): Stage[] {
   if (spec === 'all') return [...STAGES];
@@ -51,8 +71,13 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       work: { type: 'string' },
       'world-model-from': { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new InputError(`--seed must be an integer, got ${values.seed}`);
   if (!(CONFIG_NAMES as readonly string[]).includes(values.config)) throw new InputError(`--config must be one of ${CONFIG_NAMES.join(', ')}, got ${values.config}`);
@@ -60,6 +85,7 @@ async function main(): Promise<void> {
   const settings = values.quick ? quickSettings(seed) : fullSettings(seed, values.config as ConfigName);
   const sftSteps = count('sft-steps');
   if (sftSteps !== undefined) settings.sft.steps = sftSteps;
+  if (values['wm-steps'] !== undefined && values['wm-epochs'] !== undefined) throw new InputError('--wm-steps and --wm-epochs both set the world model\'s training length: give one');
   const wmSteps = count('wm-steps');
   if (wmSteps !== undefined) {
     settings.wm.steps = wmSteps;

@@ -5,9 +5,7 @@
 // path: a reference population in the browser sandbox, graded in Node); then the policy's samples
 // run in the browser sandbox and are graded against it. Evaluation only: nothing here trains or
 // chooses a model.
-//   npm run own-data-samples -- [--tasks data/wm-eval-own/tasks.json] [--models public/models]
-//        [--per-task 8] [--temperatures 0.6,1] [--population 24] [--workers 2] [--timeout 20]
-//        [--work .cache/own-data] [--out data/wm-eval/own-data-heldout-sources.jsonl]
+// USAGE below lists the flags.
 // Resumable: leaderboards are saved in --work and outcomes go to --work/outcomes.jsonl.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +37,19 @@ interface OwnTaskSpec {
   positive?: string;
 }
 
+const USAGE = `usage: npm run own-data-samples -- [options]
+  --tasks FILE          the own-data task specs (default data/wm-eval-own/tasks.json)
+  --models DIR          the models folder whose SFT policy samples (default public/models)
+  --per-task N          programs a task at each temperature (default 8)
+  --temperatures T,T    sampling temperatures (default 0.6,1)
+  --population N        reference programs each task's leaderboard is built from (default 24)
+  --workers N           sandbox workers (default 2)
+  --timeout S           seconds a program may run (default 20)
+  --seed N              sampling seed (default 1)
+  --work DIR            leaderboards and outcomes, kept for resuming (default .cache/own-data)
+  --out FILE.jsonl      the executed samples (default data/wm-eval/own-data-heldout-sources.jsonl)
+  --help                this list`;
+
 async function main(): Promise<void> {
   const { values } = parseFlags({
     options: {
@@ -52,8 +63,13 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '1' },
       work: { type: 'string', default: '.cache/own-data' },
       out: { type: 'string', default: 'data/wm-eval/own-data-heldout-sources.jsonl' },
+      help: { type: 'boolean' },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const perTask = Number(values['per-task']);
   const temperatures = values.temperatures.split(',').map(Number);
   const population = Number(values.population);

@@ -43,6 +43,31 @@ import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 const NOISES = [0.1, 0.3];
 
+const USAGE = `usage: npx tsx src/cli/robot-bc.ts [options]
+       npx tsx src/cli/robot-bc.ts --diagnose CKPT [--out FILE] [--threads N]
+  --steps N               optimiser steps (default 600; 0 with --from only evaluates)
+  --states N              training initial states a task the demonstrations start from (default 16)
+  --eval-states N         held-out initial states a task in the evaluation (default 3)
+  --batch N               sequences a step (default 16)
+  --lr X                  peak learning rate (default 1e-3)
+  --temperature T         rollout temperature in DAgger and the evaluation; 0 is greedy (default 0)
+  --encoding E            frames as dense, sparse or egocentric tokens (default dense)
+  --octants               egocentric only: each cell's token also says on which side of the gripper it lies
+  --lead L                with --octants, what leads each cell's sided token: none, patch or centre (default none)
+  --model NAME            the transformer configuration: ${CONFIG_NAMES.join(', ')} (default mini)
+  --layers N, --heads N   overrides of the configuration (default 0: its own)
+  --from CKPT             go on from this checkpoint (its tokenizer, encoding and configuration)
+  --dagger R              DAgger rounds after the first training (default 0)
+  --dagger-states N       training states a task the DAgger rollouts start from (default 8)
+  --dagger-steps N        optimiser steps a DAgger round (default 500)
+  --targets T             expert (its action at each scene) or shortest (every shortest-path action) (default expert)
+  --other-instructions K  each scene again under K other tasks' instructions, with their expert's action (default 0)
+  --seed N                seed (default 1)
+  --threads N             CPU threads of the engine (default 1)
+  --out DIR               write the report and the checkpoint there (with --diagnose: the report's file)
+  --diagnose CKPT         train nothing: diagnose this checkpoint (robot-bc-diagnosis.ts)
+  --help                  this list`;
+
 exitOnInputError('robot-bc');
 const { values, tokens } = parseFlags({
   tokens: true,
@@ -80,8 +105,13 @@ const { values, tokens } = parseFlags({
     out: { type: 'string' },
     /** diagnose this checkpoint instead of training (robot-bc-diagnosis.ts) */
     diagnose: { type: 'string' },
+    help: { type: 'boolean' },
   },
 });
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 if (values.diagnose !== undefined) {
   try {
     const extra = tokens.filter((t) => t.kind === 'option' && !['diagnose', 'out', 'threads'].includes(t.name)).map((t) => `--${(t as { name: string }).name}`);

@@ -27,6 +27,17 @@ import { deriveSeed, mulberry32 } from '../primitives/random.ts';
 
 const NOISES = [0, 0.3, 0.6, 0.9];
 
+const USAGE = `usage: npx tsx src/cli/robot-progress.ts [options]
+  --steps N            optimiser steps (default 300)
+  --states N           training initial states a task the labelled episodes start from (default 8)
+  --heldout-states N   held-out initial states a task the measurement reads (default 4)
+  --batch N            sequences a step (default 16)
+  --lr X               peak learning rate (default 1e-3)
+  --seed N             seed (default 1)
+  --threads N          CPU threads of the engine (default 1)
+  --out DIR            write the report and the checkpoint there (without it: the report on stdout only)
+  --help               this list`;
+
 exitOnInputError('robot-progress');
 const { values } = parseFlags({
   options: {
@@ -38,8 +49,13 @@ const { values } = parseFlags({
     seed: { type: 'string', default: '1' },
     threads: { type: 'string', default: '1' },
     out: { type: 'string' },
+    help: { type: 'boolean' },
   },
 });
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const int = positiveIntFlag;
 const steps = int('steps', values.steps);
 const states = int('states', values.states);

@@ -1,8 +1,7 @@
 // `npm run sample`: programs from a models folder's SFT policy on the suite's cards, executed in the
 // browser sandbox (headless Chromium) and graded here; written as executed samples (JSON lines) for
 // `npm run wm-eval`. Outcomes are cached in --work, so a rerun executes only what is new.
-//   npm run sample -- --models public/models --split heldout --per-task 16 --temperature 0.6 --out FILE.jsonl
-//                     [--seed 1] [--timeout 20] [--workers 2] [--work .cache/sample-outcomes]
+// USAGE below lists the flags.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,18 @@ import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+const USAGE = `usage: npm run sample -- --out FILE.jsonl [options]
+  --out FILE.jsonl      where the executed samples go (required)
+  --models DIR          the models folder whose SFT policy samples (default public/models)
+  --split S             heldout (default) or train: which cards
+  --per-task N          programs a card (default 16)
+  --temperature T       sampling temperature (default 0.6)
+  --seed N              sampling seed (default 1)
+  --timeout S           seconds a program may run (default 20)
+  --workers N           sandbox workers (default 2)
+  --work DIR            the outcome cache: a rerun executes only what is new (default .cache/sample-outcomes)
+  --help                this list`;
+
 async function main(): Promise<void> {
   const { values } = parseFlags({
     options: {
@@ -32,8 +43,13 @@ async function main(): Promise<void> {
       workers: { type: 'string', default: '2' },
       work: { type: 'string', default: '.cache/sample-outcomes' },
       out: { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   if (!values.out) throw new InputError('--out FILE.jsonl is required');
   if (values.split !== 'heldout' && values.split !== 'train') throw new InputError(`--split must be heldout or train, got ${values.split}`);
   const perTask = Number(values['per-task']);

@@ -1,9 +1,7 @@
 // `npm run wm-eval`: the world model beside its baselines (src/pipeline/wm-baselines.ts) and its
 // validation table (src/pipeline/wm-report.ts) on stored executed samples: programs a policy wrote
 // on held-out tasks, run for real, never trained on.
-//   npm run wm-eval -- [--models public/models] [--samples FILE.jsonl ...]
-//                      [--outcomes data/models-build/outcomes.jsonl] [--seed 1] [--resamples 1000] [--verifier] [--json]
-//                      [--write-reading]
+// USAGE below lists the flags.
 // The baselines (constant, compile(), the static verifier, family lookups) and every predictor's
 // reading onto the authors' status ladder are fitted on the training tasks' programs the build ran
 // (src/pipeline/wm-fit-set.ts: composed and broken-on-purpose programs, outcomes from --outcomes).
@@ -57,6 +55,19 @@ function population(samples: readonly ExecutedSample[]): ExecutedSample[] {
   });
 }
 
+const USAGE = `usage: npm run wm-eval -- [options]
+  --models DIR            the models folder (default public/models)
+  --samples FILE.jsonl    executed samples to read, repeatable (default: DIR/heldout-samples.jsonl and data/wm-eval/)
+  --outcomes FILE         the build's outcome store, for the baselines' fitting set (default data/models-build/outcomes.jsonl)
+  --fit-programs N        programs of the fitting set, at least 10 (default 1000)
+  --seed N                seed of the fitting set and the bootstrap (default 1)
+  --resamples N           task-bootstrap resamples of each interval (default 1000)
+  --verifier              add the world model behind the free verifier (wmrl-static's reward)
+  --write-lookup          write the family x task-type lookup into DIR (paper-wmrl-lookup scores with it)
+  --write-reading         write the world model's reading onto the authors' ladder into DIR (the Playground's)
+  --json                  print the report as JSON
+  --help                  this list`;
+
 async function main(): Promise<void> {
   const { values } = parseFlags({
     options: {
@@ -70,8 +81,13 @@ async function main(): Promise<void> {
       'write-lookup': { type: 'boolean' },
       seed: { type: 'string', default: '1' },
       resamples: { type: 'string', default: '1000' },
+      help: { type: 'boolean' },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const seed = Number(values.seed);
   const fitPrograms = Number(values['fit-programs']);
   if (!Number.isInteger(fitPrograms) || fitPrograms < 10) throw new InputError('--fit-programs must be an integer >= 10');

@@ -1,16 +1,17 @@
 // Every command-line tool answers a mistyped flag (unknown, or a flag value it refuses) with one line
-// that names it and exit status 2, never Node's stack trace, and before it starts any work.
+// that names it and exit status 2, never Node's stack trace, and before it starts any work; and
+// answers --help with a list that names every flag it reads.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../../run-cli.ts';
 
-/** The tools a user runs, as they are run (the robot experiment through `experiment --domain robot`). */
-const TOOLS: { file: string; args: string[] }[] = [
+/** The tools a user runs, as they are run (the robot experiment through `experiment --domain robot`, its flags read in robot-experiment.ts). */
+const TOOLS: { file: string; args: string[]; flagsIn?: string }[] = [
   { file: 'build-models.ts', args: [] },
   { file: 'compare.ts', args: [] },
   { file: 'experiment.ts', args: [] },
-  { file: 'experiment.ts', args: ['--domain', 'robot'] },
+  { file: 'experiment.ts', args: ['--domain', 'robot'], flagsIn: 'robot-experiment.ts' },
   { file: 'own-data-samples.ts', args: [] },
   { file: 'predict.ts', args: [] },
   { file: 'robot-bc.ts', args: [] },
@@ -25,6 +26,18 @@ const TOOLS: { file: string; args: string[] }[] = [
 const PARSED_FOR_ANOTHER = ['robot-experiment.ts', 'cli-input.ts'];
 
 const stackLine = /^\s+at .+[:(]/m;
+
+/** The flags a tool's source declares to parseFlags / parseArgs (`name: { type: ... }` in the call's options). */
+function declaredFlags(file: string): string[] {
+  const text = readFileSync(join(REPO_ROOT, 'src/cli', file), 'utf8');
+  const open = text.indexOf('(', text.search(/\bparse(Args|Flags)\(/));
+  let depth = 0;
+  let end = open;
+  do depth += text[end] === '(' ? 1 : text[end] === ')' ? -1 : 0;
+  while (depth > 0 && ++end < text.length);
+  const call = text.slice(open, end);
+  return [...call.matchAll(/['"]?([a-zA-Z][\w-]*)['"]?\s*:\s*\{\s*type:/g)].map((m) => m[1]);
+}
 
 describe('flag errors of the command-line tools', { timeout: 240_000 }, () => {
   it('lists every tool that reads flags', () => {
@@ -48,6 +61,7 @@ describe('flag errors of the command-line tools', { timeout: 240_000 }, () => {
       { file: 'build-models.ts', args: ['--seed', 'x'], says: /^build-models: --seed must be an integer, got x$/m },
       { file: 'build-models.ts', args: ['--threads', 'many'], says: /^build-models: --threads must be a positive integer, got "many"$/m },
       { file: 'build-models.ts', args: ['--config', 'huge'], says: /^build-models: --config must be one of .*, got huge$/m },
+      { file: 'build-models.ts', args: ['--wm-steps', '3', '--wm-epochs', '2'], says: /^build-models: --wm-steps and --wm-epochs both set the world model's training length: give one$/m },
       { file: 'sample-programs.ts', args: ['--workers', '0', '--out', 'x.jsonl'], says: /^sample: --workers must be a positive integer, got "0"$/m },
       { file: 'robot-bc.ts', args: ['--lead', 'sideways'], says: /^robot-bc: --lead must be one of .*, got sideways$/m },
       { file: 'robot-bc.ts', args: ['--model', 'huge'], says: /^robot-bc: --model must be one of .*, got huge$/m },
@@ -61,4 +75,15 @@ describe('flag errors of the command-line tools', { timeout: 240_000 }, () => {
       expect(r.status, c.args.join(' ')).toBe(2);
     }
   });
+
+  for (const t of TOOLS) {
+    it(`${[t.file, ...t.args].join(' ')} --help lists every flag it reads, exit 0`, () => {
+      const r = runCli(join('src/cli', t.file), [...t.args, '--help']);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^usage: /);
+      const flags = declaredFlags(t.flagsIn ?? t.file);
+      expect(flags.length).toBeGreaterThan(0);
+      expect(flags.filter((f) => f !== 'help' && !r.stdout.includes(`--${f}`))).toEqual([]);
+    });
+  }
 });
