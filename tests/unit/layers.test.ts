@@ -134,7 +134,7 @@ describe('layers of src/', () => {
     expect(e.some((x) => x.from === 'model' && x.to === 'workers')).toBe(true);
     const pair = [
       { path: join(SRC, 'training/planted-a.ts'), text: "import type { B } from './planted-b.ts';" },
-      { path: join(SRC, 'training/planted-b.ts'), text: "import { a } from './planted-a';" },
+      { path: join(SRC, 'training/planted-b.ts'), text: "import { a } from './planted-a.ts';" },
     ];
     expect(findCycle(fileEdges([...files, ...pair]))).toEqual(['training/planted-a.ts', 'training/planted-b.ts', 'training/planted-a.ts']);
     expect(findCycle([{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }])).toBeNull();
