@@ -3,10 +3,7 @@
 // the hidden labels, deduplicates identical prediction vectors, and writes
 // public/tasks/<id>/leaderboard.json plus public/tasks/leaderboards.json (summary + provenance).
 //
-// Usage: npx tsx src/cli/build-leaderboards.ts [--tasks id,id] [--jobs 2] [--timeout-ms 120000]
-//        [--programs file.json]   (a JSON list of {id, family, source, types?} instead of the
-//                                  toolkit's reference programs, e.g. for a quick pipeline check)
-//        [--out dir]              (where leaderboards are written; default: the tasks folder)
+// USAGE below lists the flags.
 // Each task's leaderboard is written as soon as its programs are done, so an interrupted build
 // keeps the finished tasks.
 
@@ -18,6 +15,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { referencePrograms, type ReferenceProgram } from '../sandbox-pyodide/reference-programs.ts';
 import { buildLeaderboard, type Leaderboard, type ReferenceRun } from '../tasks/leaderboard.ts';
 import { programInputs } from '../tasks/task-builder.ts';
+import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
 import { toolkitHash } from './run-source.ts';
 import type { TaskIndex } from '../tasks/task-index.ts';
 import type { MetricName, TaskLabels, TaskMeta, TaskType } from '../tasks/task-types.ts';
@@ -44,10 +42,15 @@ interface WorkerInit {
   timeoutMs: number;
 }
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const USAGE = `usage: npm run build:leaderboards -- [options]
+  --tasks ID,ID        only these tasks (default: every task of the index)
+  --tasks-dir DIR      the task suite (default public/tasks)
+  --out DIR            where leaderboards are written (default: the tasks folder)
+  --jobs N             Pyodide worker threads (default 1; npm run build:leaderboards passes 2)
+  --timeout-ms N       a reference program's time limit (default 120000)
+  --programs FILE      a JSON list of {id, family, source, types?} instead of the toolkit's
+                       reference programs (a quick pipeline check)
+  --help               this list`;
 
 function sha256(parts: readonly string[]): string {
   const h = createHash('sha256');
@@ -114,15 +117,25 @@ interface Summary {
 }
 
 async function main(): Promise<void> {
-  const tasksDir = resolve(arg('--tasks-dir') ?? join(repoRoot, 'public', 'tasks'));
-  const outDir = resolve(arg('--out') ?? tasksDir);
-  const jobs = Math.max(1, Number(arg('--jobs') ?? '1'));
-  const timeoutMs = Number(arg('--timeout-ms') ?? '120000');
-  const only = arg('--tasks')?.split(',').filter(Boolean);
-  const programsFor = loadPrograms(arg('--programs'));
+  const { values } = parseFlags({
+    options: {
+      tasks: { type: 'string' }, 'tasks-dir': { type: 'string' }, out: { type: 'string' }, jobs: { type: 'string' },
+      'timeout-ms': { type: 'string' }, programs: { type: 'string' }, help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const tasksDir = resolve(values['tasks-dir'] ?? join(repoRoot, 'public', 'tasks'));
+  const outDir = resolve(values.out ?? tasksDir);
+  const jobs = optionalPositiveInt(values.jobs, '--jobs', InputError) ?? 1;
+  const timeoutMs = optionalPositiveInt(values['timeout-ms'], '--timeout-ms', InputError) ?? 120_000;
+  const only = values.tasks?.split(',').filter(Boolean);
+  const programsFor = loadPrograms(values.programs);
   const index = JSON.parse(readFileSync(join(tasksDir, 'index.json'), 'utf8')) as TaskIndex;
   const tasks = index.tasks.filter((t) => !only || only.includes(t.id));
-  if (only) for (const id of only) if (!tasks.some((t) => t.id === id)) throw new Error(`unknown task ${id}`);
+  if (only) for (const id of only) if (!tasks.some((t) => t.id === id)) throw new InputError(`unknown task ${id}`);
   const hash = await toolkitHash();
 
   const queue: Job[] = [];
@@ -223,6 +236,10 @@ async function main(): Promise<void> {
 
 if (isMainThread) {
   main().catch((e: unknown) => {
+    if (e instanceof InputError) {
+      console.error(`build-leaderboards: ${e.message}`);
+      process.exit(2);
+    }
     console.error(e);
     process.exit(1);
   });

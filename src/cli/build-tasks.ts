@@ -1,25 +1,32 @@
 // Builds the task suite from the data sets in data/datasets: for each manifest entry, a seeded split into
 // public/tasks/<id>/{train.csv,test.csv,labels.json,task.json}, an index.json for the registry,
 // and the data's PROVENANCE.md copied next to it. Deterministic: rerunning gives identical files.
-// Usage: npx tsx src/cli/build-tasks.ts [--datasets <dir>] [--out <dir>]
+// Usage: npm run build:tasks -- [--datasets <dir>] [--out <dir>] (--help).
 
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCsv } from '../tasks/csv.ts';
+import { exitOnInputError, parseFlags } from './cli-input.ts';
 import { suiteSpec, type ManifestEntry } from '../tasks/suite-spec.ts';
 import { buildTask } from '../tasks/task-builder.ts';
 import { toIndexEntry, type TaskIndex } from '../tasks/task-index.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
+const USAGE = `usage: npm run build:tasks -- [options]
+  --datasets DIR   the data sets and their manifest.json (default data/datasets)
+  --out DIR        where the tasks are written (default public/tasks)
+  --help           this list`;
 
-const datasetsDir = resolve(arg('--datasets', join(repoRoot, 'data', 'datasets')));
-const outDir = resolve(arg('--out', join(repoRoot, 'public', 'tasks')));
+exitOnInputError('build-tasks');
+const { values } = parseFlags({ options: { datasets: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } } });
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const datasetsDir = resolve(values.datasets ?? join(repoRoot, 'data', 'datasets'));
+const outDir = resolve(values.out ?? join(repoRoot, 'public', 'tasks'));
 
 const manifest = JSON.parse(readFileSync(join(datasetsDir, 'manifest.json'), 'utf8')) as ManifestEntry[];
 mkdirSync(outDir, { recursive: true });

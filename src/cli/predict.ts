@@ -11,14 +11,13 @@
 // runs it); its answer is added ("verifier": {"ok", "reason"}), and a rejected program's score is 0,
 // the reward wmrl-static gives it ("worldModelScore" keeps the world model's own guess).
 import { dirname, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Tokenizer, type TokenizerJSON } from '../model/tokenizer.ts';
 import { WorldModelRunner } from '../engine/onnx/world-model-runner.ts';
 import { createCustomTask } from '../tasks/byo-data.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskDataError } from '../tasks/task-errors.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
-import { InputError, readCsvInput, readInput } from './cli-input.ts';
+import { InputError, parseFlags, readCsvInput, readInput } from './cli-input.ts';
 import { readVerifiedModels } from './model-files.ts';
 import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { NodeStaticVerifier } from './node-verifier.ts';
@@ -50,7 +49,7 @@ async function openWorldModel(dir: string): Promise<{ runner: WorldModelRunner; 
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseFlags({
       options: {
         task: { type: 'string' },
         csv: { type: 'string' },

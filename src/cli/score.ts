@@ -13,7 +13,6 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
@@ -29,7 +28,7 @@ import { leaderboardOnTheSpot, type PopulationProgress, type PopulationRun } fro
 import type { PopulationRequest } from '../sandbox-pyodide/headless-page.ts';
 
 import { ensureFreshDist, launchChromium, serveDist, type ServedDist } from './browser-session.ts';
-import { InputError, readCsvInput, readInput } from './cli-input.ts';
+import { InputError, parseFlags, readCsvInput, readInput } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -126,7 +125,7 @@ function summarise(lb: Leaderboard, source: LeaderboardSummary['source']): Leade
 async function main(): Promise<void> {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseFlags({
       options: {
         task: { type: 'string' },
         program: { type: 'string' },

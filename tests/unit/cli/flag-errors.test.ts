@@ -8,7 +8,9 @@ import { REPO_ROOT, runCli } from '../../run-cli.ts';
 
 /** The tools a user runs, as they are run (the robot experiment through `experiment --domain robot`, its flags read in robot-experiment.ts). */
 const TOOLS: { file: string; args: string[]; flagsIn?: string }[] = [
+  { file: 'build-leaderboards.ts', args: [] },
   { file: 'build-models.ts', args: [] },
+  { file: 'build-tasks.ts', args: [] },
   { file: 'compare.ts', args: [] },
   { file: 'experiment.ts', args: [] },
   { file: 'experiment.ts', args: ['--domain', 'robot'], flagsIn: 'robot-experiment.ts' },
@@ -58,6 +60,7 @@ describe('flag errors of the command-line tools', { timeout: 240_000 }, () => {
   it('a flag value that looks like a flag, and values the tools refuse, are one message and exit 2', () => {
     const cases: { file: string; args: string[]; says: RegExp }[] = [
       { file: 'experiment.ts', args: ['--steps', '-3'], says: /Option '--steps' argument is ambiguous/ },
+      { file: 'build-leaderboards.ts', args: ['--jobs', 'all'], says: /^build-leaderboards: --jobs must be a positive integer, got "all"$/m },
       { file: 'build-models.ts', args: ['--seed', 'x'], says: /^build-models: --seed must be an integer, got x$/m },
       { file: 'build-models.ts', args: ['--threads', 'many'], says: /^build-models: --threads must be a positive integer, got "many"$/m },
       { file: 'build-models.ts', args: ['--config', 'huge'], says: /^build-models: --config must be one of .*, got huge$/m },
