@@ -2,8 +2,6 @@
 // a dedicated module worker, as the product's policy worker does, and returns its outputs.
 import type { EngineCheckRequest, EngineCheckResult } from './gpu-engine-check-api.ts';
 
-export type { EngineCheckRequest, EngineCheckResult };
-
 export function runEngineInWorker(req: EngineCheckRequest): Promise<EngineCheckResult> {
   const worker = new Worker(new URL('./gpu-engine-check-worker.ts', import.meta.url), { type: 'module' });
   return new Promise((resolve, reject) => {

@@ -11,7 +11,7 @@ import { sftLoss, tokenLogProbs } from '../../src/model/losses.ts';
 import { sample } from '../../src/model/sampling.ts';
 import { makeSequenceBatch } from '../../src/model/sequence-batch.ts';
 import { mulberry32 } from '../../src/primitives/random.ts';
-import type { EngineCheckRequest, EngineCheckResult } from '../../src/harness/gpu-engine-check.ts';
+import type { EngineCheckRequest, EngineCheckResult } from '../../src/harness/gpu-engine-check-api.ts';
 
 function relativeL2(got: ArrayLike<number>, want: ArrayLike<number>): number {
   expect(got.length).toBe(want.length);
