@@ -573,9 +573,10 @@ main().catch((e: unknown) => {
     console.error(`experiment: ${e.message}`);
     process.exit(2);
   }
+  // a models folder that differs from its manifest is the user's input, as in predict and wm-eval
   if (e instanceof ModelIntegrityError) {
     console.error(`experiment: ${e.message}`);
-    process.exit(1);
+    process.exit(2);
   }
   console.error(e);
   process.exit(1);

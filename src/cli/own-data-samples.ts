@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCheckpoint } from '../model/checkpoint.ts';
+import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { toExecutedSample, writeExecutedSamples, type ExecutedSample } from '../pipeline/executed-samples.ts';
 import { runAndGrade } from '../pipeline/graded-runs.ts';
 import { executeWithStore, OutcomeStore } from '../pipeline/outcome-store.ts';
@@ -24,7 +25,8 @@ import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import { decodeCsvUpload } from '../tasks/text-files.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
-import { InputError, optionalPositiveInt, parseFlags, readInputBytes } from './cli-input.ts';
+import { InputError, optionalPositiveInt, parseFlags, readInput, readInputBytes } from './cli-input.ts';
+import { readVerifiedModels } from './model-files.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -77,12 +79,18 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   if (!(perTask >= 1) || temperatures.some((t) => !(t > 0)) || !(population >= 1) || !(timeoutMs > 0) || !Number.isInteger(seed)) throw new InputError('--per-task, --temperatures, --population, --timeout must be positive and --seed an integer');
   const workers = optionalPositiveInt(values.workers, '--workers', InputError);
+  const tasksText = readInput(resolve(values.tasks), 'task list');
   let specs: OwnTaskSpec[];
   try {
-    specs = (JSON.parse(readFileSync(resolve(values.tasks), 'utf8')) as { tasks: OwnTaskSpec[] }).tasks;
+    specs = (JSON.parse(tasksText) as { tasks: OwnTaskSpec[] }).tasks;
   } catch (e) {
     throw new InputError(`${values.tasks}: ${(e as Error).message}`);
   }
+  if (!Array.isArray(specs)) throw new InputError(`${values.tasks}: no "tasks" list`);
+  // the policy is read and checked against its manifest before any leaderboard is built: a bad models folder costs nothing
+  const { files } = await readVerifiedModels(resolve(values.models), root);
+  const { model, tokenizer } = loadCheckpoint(files['policy.ckpt']);
+  if (!tokenizer) throw new InputError(`${values.models}/policy.ckpt carries no tokenizer`);
   const work = resolve(values.work);
   mkdirSync(work, { recursive: true });
   const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
@@ -106,8 +114,6 @@ async function main(): Promise<void> {
     registry.setCustomLeaderboard(built.meta.id, JSON.parse(readFileSync(lbPath, 'utf8')) as Leaderboard);
     tasks.push({ id: built.meta.id, card: built.meta.card, spec });
   }
-  const { model, tokenizer } = loadCheckpoint(new Uint8Array(readFileSync(resolve(values.models, 'policy.ckpt'))));
-  if (!tokenizer) throw new InputError(`${values.models}/policy.ckpt carries no tokenizer`);
   const sampled: { taskId: string; card: string; index: number; program: string; stopped: boolean; temperature: number }[] = [];
   for (const temperature of temperatures) {
     const t0 = performance.now();
@@ -138,7 +144,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  if (e instanceof InputError) {
+  if (e instanceof InputError || e instanceof ModelIntegrityError) {
     console.error(`own-data-samples: ${e.message}`);
     process.exit(2);
   }

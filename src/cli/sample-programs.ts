@@ -2,10 +2,11 @@
 // browser sandbox (headless Chromium) and graded here; written as executed samples (JSON lines) for
 // `npm run wm-eval`. Outcomes are cached in --work, so a rerun executes only what is new.
 // USAGE below lists the flags.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCheckpoint } from '../model/checkpoint.ts';
+import { ModelIntegrityError } from '../model/model-integrity.ts';
 import { executeWithStore, OutcomeStore } from '../pipeline/outcome-store.ts';
 import { runAndGrade } from '../pipeline/graded-runs.ts';
 import { samplePrograms } from '../pipeline/policy-samples.ts';
@@ -16,6 +17,7 @@ import { TaskRegistry } from '../tasks/task-registry.ts';
 import { deriveSeed } from '../primitives/random.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
 import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
+import { readVerifiedModels } from './model-files.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -58,7 +60,9 @@ async function main(): Promise<void> {
   const timeoutMs = Math.round(Number(values.timeout) * 1000);
   if (!(perTask >= 1) || !(temperature > 0) || !Number.isInteger(seed) || !(timeoutMs > 0)) throw new InputError('--per-task, --temperature, --seed and --timeout must be positive numbers');
   const workers = optionalPositiveInt(values.workers, '--workers', InputError);
-  const { model, tokenizer } = loadCheckpoint(new Uint8Array(readFileSync(resolve(values.models, 'policy.ckpt'))));
+  // the policy is checked against its folder's manifest, as predict and wm-eval check theirs
+  const { files } = await readVerifiedModels(resolve(values.models), root);
+  const { model, tokenizer } = loadCheckpoint(files['policy.ckpt']);
   if (!tokenizer) throw new InputError(`${values.models}/policy.ckpt carries no tokenizer`);
   const registry = new TaskRegistry(nodeFileLoader(resolve(root, 'public/tasks')));
   const tasks = (await registry.list()).filter((t) => t.split === values.split && t.role === 'scored');
@@ -87,5 +91,5 @@ async function main(): Promise<void> {
 
 main().catch((e: unknown) => {
   console.error(`sample: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(e instanceof InputError ? 2 : 1);
+  process.exit(e instanceof InputError || e instanceof ModelIntegrityError ? 2 : 1);
 });
