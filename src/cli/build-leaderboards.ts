@@ -129,8 +129,8 @@ async function main(): Promise<void> {
   }
   const tasksDir = resolve(values['tasks-dir'] ?? join(repoRoot, 'public', 'tasks'));
   const outDir = resolve(values.out ?? tasksDir);
-  const jobs = optionalPositiveInt(values.jobs, '--jobs', InputError) ?? 1;
-  const timeoutMs = optionalPositiveInt(values['timeout-ms'], '--timeout-ms', InputError) ?? 120_000;
+  const jobs = optionalPositiveInt(values.jobs, '--jobs') ?? 1;
+  const timeoutMs = optionalPositiveInt(values['timeout-ms'], '--timeout-ms') ?? 120_000;
   const only = values.tasks?.split(',').filter(Boolean);
   const programsFor = loadPrograms(values.programs);
   const index = JSON.parse(readFileSync(join(tasksDir, 'index.json'), 'utf8')) as TaskIndex;

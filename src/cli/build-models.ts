@@ -81,17 +81,16 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new InputError(`--seed must be an integer, got ${values.seed}`);
   if (!(CONFIG_NAMES as readonly string[]).includes(values.config)) throw new InputError(`--config must be one of ${CONFIG_NAMES.join(', ')}, got ${values.config}`);
-  const count = (v: string | undefined, flag: string): number | undefined => optionalPositiveInt(v, flag, InputError);
   const settings = values.quick ? quickSettings(seed) : fullSettings(seed, values.config as ConfigName);
-  const sftSteps = count(values['sft-steps'], '--sft-steps');
+  const sftSteps = optionalPositiveInt(values['sft-steps'], '--sft-steps');
   if (sftSteps !== undefined) settings.sft.steps = sftSteps;
   if (values['wm-steps'] !== undefined && values['wm-epochs'] !== undefined) throw new InputError('--wm-steps and --wm-epochs both set the world model\'s training length: give one');
-  const wmSteps = count(values['wm-steps'], '--wm-steps');
+  const wmSteps = optionalPositiveInt(values['wm-steps'], '--wm-steps');
   if (wmSteps !== undefined) {
     settings.wm.steps = wmSteps;
     delete settings.wm.epochs;
   }
-  const wmEpochs = count(values['wm-epochs'], '--wm-epochs');
+  const wmEpochs = optionalPositiveInt(values['wm-epochs'], '--wm-epochs');
   if (wmEpochs !== undefined) settings.wm.epochs = wmEpochs;
   if (values['wm-loss']) {
     const loss = values['wm-loss'];
@@ -118,7 +117,7 @@ async function main(): Promise<void> {
     if (!(lr > 0)) throw new InputError(`--wm-lr must be a positive number, got ${values['wm-lr']}`);
     settings.wm.peakLr = lr;
   }
-  const perTask = count(values['samples-per-task'], '--samples-per-task');
+  const perTask = optionalPositiveInt(values['samples-per-task'], '--samples-per-task');
   if (perTask !== undefined) settings.samples.perTask = perTask;
   if (values['splice-per-task']) {
     const k = Number(values['splice-per-task']);
@@ -130,9 +129,9 @@ async function main(): Promise<void> {
     if (!(Number.isInteger(k) && k >= 0)) throw new InputError(`--composed-per-task must be a whole number, got ${values['composed-per-task']}`);
     settings.samples.composedPerTask = k;
   }
-  const context = count(values.context, '--context');
+  const context = optionalPositiveInt(values.context, '--context');
   if (context !== undefined) settings.contextLength = context;
-  const threads = count(values.threads, '--threads');
+  const threads = optionalPositiveInt(values.threads, '--threads');
   if (threads !== undefined) settings.threads = threads;
   const stages = stagesFrom(values.stage);
   const t0 = performance.now();

@@ -77,19 +77,16 @@ export function readCsvInput(path: string): string {
   return decodeCsvUpload(readInputBytes(path, 'CSV file', cap), path);
 }
 
-/** An optional flag that must be a positive integer when given; the CLI's own usage error names the flag. */
-export function optionalPositiveInt(v: string | undefined, flag: string, UsageError: new (message: string) => Error): number | undefined {
-  if (v === undefined) return undefined;
+/** A flag that must be a positive integer (the value as typed; the error, the CLI's own usage error, names the flag). */
+export function positiveInt(v: string | undefined, flag: string, UsageError: new (message: string) => Error = InputError): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(v)}`);
   return n;
 }
 
-/** A command-line flag that must be a positive integer (the value as typed; the error names the flag). */
-export function positiveIntFlag(name: string, v: string | undefined): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InputError(`--${name} must be a positive integer, got ${v}`);
-  return n;
+/** An optional flag that must be a positive integer when given. */
+export function optionalPositiveInt(v: string | undefined, flag: string, UsageError: new (message: string) => Error = InputError): number | undefined {
+  return v === undefined ? undefined : positiveInt(v, flag, UsageError);
 }
 
 /**

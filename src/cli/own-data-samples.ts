@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const timeoutMs = Math.round(Number(values.timeout) * 1000);
   const seed = Number(values.seed);
   if (!(perTask >= 1) || temperatures.some((t) => !(t > 0)) || !(population >= 1) || !(timeoutMs > 0) || !Number.isInteger(seed)) throw new InputError('--per-task, --temperatures, --population, --timeout must be positive and --seed an integer');
-  const workers = optionalPositiveInt(values.workers, '--workers', InputError);
+  const workers = optionalPositiveInt(values.workers, '--workers');
   const tasksText = readInput(resolve(values.tasks), 'task list');
   let specs: OwnTaskSpec[];
   try {

@@ -18,7 +18,7 @@
 //
 //   npx tsx src/cli/robot-bc.ts --diagnose results/robot-bc/policy.ckpt --out results/robot-bc/diagnosis-policy.json
 
-import { exitOnInputError, InputError, optionalPositiveInt, parseFlags, positiveIntFlag, readInputBytes } from './cli-input.ts';
+import { exitOnInputError, InputError, optionalPositiveInt, parseFlags, positiveInt, readInputBytes } from './cli-input.ts';
 import { diagnoseCheckpoint, diagnosisSummary } from './robot-bc-diagnosis.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,7 +116,7 @@ if (values.diagnose !== undefined) {
   try {
     const extra = tokens.filter((t) => t.kind === 'option' && !['diagnose', 'out', 'threads'].includes(t.name)).map((t) => `--${(t as { name: string }).name}`);
     if (extra.length > 0) throw new InputError(`--diagnose trains nothing and takes only --out and --threads, not ${extra.join(', ')}`);
-    const report = await diagnoseCheckpoint(values.diagnose, optionalPositiveInt(values.threads, '--threads', InputError) ?? 1, (line) => console.error(line));
+    const report = await diagnoseCheckpoint(values.diagnose, optionalPositiveInt(values.threads, '--threads') ?? 1, (line) => console.error(line));
     for (const line of diagnosisSummary(report)) console.error(line);
     if (values.out) writeFileSync(values.out, JSON.stringify(report, null, 2) + '\n');
     else console.log(JSON.stringify(report, null, 2));
@@ -127,7 +127,7 @@ if (values.diagnose !== undefined) {
   }
   process.exit(0);
 }
-const int = positiveIntFlag;
+const int = (name: string, v: string | undefined): number => positiveInt(v, `--${name}`);
 const nonNegative = (name: string, v: string) => (v === '0' ? 0 : int(name, v));
 const steps = nonNegative('steps', values.steps);
 const states = int('states', values.states);

@@ -6,7 +6,7 @@
 //
 //   npx tsx src/cli/robot-progress.ts --steps 300 --states 8 --out results/robot-progress
 
-import { exitOnInputError, InputError, parseFlags, positiveIntFlag } from './cli-input.ts';
+import { exitOnInputError, InputError, parseFlags, positiveInt } from './cli-input.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FrameTokenizer } from '../embodied/frame-tokens.ts';
@@ -56,7 +56,7 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const int = positiveIntFlag;
+const int = (name: string, v: string | undefined): number => positiveInt(v, `--${name}`);
 const steps = int('steps', values.steps);
 const states = int('states', values.states);
 const heldoutStates = int('heldout-states', values['heldout-states']);

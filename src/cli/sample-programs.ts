@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   const timeoutMs = Math.round(Number(values.timeout) * 1000);
   if (!(perTask >= 1) || !(temperature > 0) || !Number.isInteger(seed) || !(timeoutMs > 0)) throw new InputError('--per-task, --temperature, --seed and --timeout must be positive numbers');
-  const workers = optionalPositiveInt(values.workers, '--workers', InputError);
+  const workers = optionalPositiveInt(values.workers, '--workers');
   // the policy is checked against its folder's manifest, as predict and wm-eval check theirs
   const { files } = await readVerifiedModels(resolve(values.models), root);
   const { model, tokenizer } = loadCheckpoint(files['policy.ckpt']);

@@ -68,7 +68,7 @@ describe('flag errors of the command-line tools', { timeout: 240_000 }, () => {
       { file: 'sample-programs.ts', args: ['--workers', '0', '--out', 'x.jsonl'], says: /^sample: --workers must be a positive integer, got "0"$/m },
       { file: 'robot-bc.ts', args: ['--lead', 'sideways'], says: /^robot-bc: --lead must be one of .*, got sideways$/m },
       { file: 'robot-bc.ts', args: ['--model', 'huge'], says: /^robot-bc: --model must be one of .*, got huge$/m },
-      { file: 'robot-progress.ts', args: ['--steps', 'many'], says: /^robot-progress: --steps must be a positive integer, got many$/m },
+      { file: 'robot-progress.ts', args: ['--steps', 'many'], says: /^robot-progress: --steps must be a positive integer, got "many"$/m },
       { file: 'sample-programs.ts', args: ['--split', 'test', '--out', 'x.jsonl'], says: /^sample: --split must be heldout or train, got test$/m },
     ];
     for (const c of cases) {
