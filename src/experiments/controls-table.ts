@@ -8,6 +8,7 @@ import { curveRows, pairedComparison, type CurveRow, type MetricKey, type Paired
 import { NON_INFERIORITY_MARGIN } from './claims.ts';
 import { tInterval, type MeanInterval } from './interval.ts';
 import { holmAdjust, tTestP } from './multiplicity.ts';
+import { rowsAwaited, type RowProgress } from './plan-progress.ts';
 import { minimumDetectableDifference } from './power.ts';
 import { SFT_PRESET, type RunResult } from './run-result.ts';
 import { studentTCdf } from './student-t.ts';
@@ -152,6 +153,14 @@ export function decideControls(runs: readonly RunResult[], tests: readonly Contr
     else if (x.kind === 'non-inferiority' && x.interval?.high != null && x.interval.high < 0) reading = 'a below';
     return { ...x, pAdjusted, reading };
   });
+}
+
+/** A test's reading as summary.md and the page print it; a decided one that runs still to come can change says so. */
+export function controlsReading(t: DecidedControl, progress: readonly RowProgress[]): string {
+  const read = t.reading === 'a above' ? (t.kind === 'non-inferiority' ? `holds: not worse by ${NON_INFERIORITY_MARGIN}` : `${t.a} above`)
+    : t.reading === 'a below' ? `${t.a} below` : t.reading;
+  const decided = t.reading === 'a above' || t.reading === 'a below';
+  return decided && rowsAwaited(t, progress, CONTROLS_TESTS).length > 0 ? `${read} (provisional)` : read;
 }
 
 /** What each test detects with 80% power at 16 seeds and the main-v3 SD: the primary at 5%, the family's first Holm step at 5% / 4. */

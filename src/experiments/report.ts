@@ -12,7 +12,7 @@ import { planComplete, planProgress, progressCounts, rowsAwaited, type RowProgre
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
-import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, decideControls, twinAgreement, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
+import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, controlsReading, decideControls, twinAgreement, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
 
 export interface ReportInput {
   title: string;
@@ -216,14 +216,6 @@ export function mainTableSection(runs: readonly RunResult[], build?: WorldModelB
   if (sft) rows.unshift([SFT_PRESET, '—', '—', '—', sft.seeds.length.toString(), `${formatInterval(sft.metrics.heldOut, 2)} (before training)`, '—']);
   lines.push(table(['row', 'paper MLE-bench', 'paper DSBench', 'paper GPU-h', 'our seeds', `ours: ${labelOf(PRIMARY_METRIC)}`, 'ours: busy s'], rows));
   return lines.join('\n');
-}
-
-/** A test's reading as the table prints it; a decided one that runs still to come can change says so. */
-function controlsReading(t: DecidedControl, progress: readonly RowProgress[]): string {
-  const read = t.reading === 'a above' ? (t.kind === 'non-inferiority' ? `holds: not worse by ${NON_INFERIORITY_MARGIN}` : `${t.a} above`)
-    : t.reading === 'a below' ? `${t.a} below` : t.reading;
-  const decided = t.reading === 'a above' || t.reading === 'a below';
-  return decided && rowsAwaited(t, progress, CONTROLS_TESTS).length > 0 ? `${read} (provisional)` : read;
 }
 
 /** The controls experiment (docs/results.md, "Does the world model earn its place? Plan"), decided by its plan. */

@@ -192,6 +192,21 @@ describe('the paper, live (#/paper)', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run main-v3-compute'));
     expect(await page.locator('[data-testid=ours-plan]').count()).toBe(0);
     expect(await text(page, 'compute-alone-ratio')).toBe(`${ai.mean.toFixed(2)} [${ai.low.toFixed(2)}, ${ai.high.toFixed(2)}]×`);
+    // the controls experiment, decided by its own plan: how far it has come and each reading as summary.md words it
+    await page.selectOption('[data-testid=ours-pick]', 'controls-40');
+    await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run controls-40'));
+    const controlsMd = readFileSync(resolve(import.meta.dirname, '../../results/controls-40/summary.md'), 'utf8');
+    const [, controlsDone, controlsPlanned] = controlsMd.match(/In progress: (\d+) of (\d+) planned runs finished/) ?? [];
+    if (controlsDone) {
+      expect((await text(page, 'controls-progress')).replace(/\s+/g, ' ')).toContain(`In progress: ${controlsDone} of ${controlsPlanned} planned runs have finished`);
+      expect((await text(page, 'ours-source')).replace(/\s+/g, ' ')).toContain('n of the m planned seeds have finished');
+      expect((await ours.locator('tr[data-preset=paper-wmrl] [data-testid=seeds]').textContent())?.trim()).toMatch(/^\d+ of 16$/);
+    } else expect(await text(page, 'controls-progress')).toContain('the readings are final');
+    const primaryRow = controlsMd.match(/^\| P \|.*\| ([^|]+) \|$/m)?.[1].trim();
+    expect(await text(page, 'controls-primary-reading')).toBe(primaryRow);
+    expect(await page.locator('[data-testid=controls-tests] tbody tr').count()).toBe(5);
+    await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-controls-40.png') });
+    expect(await page.locator('[data-testid=ours-plan]').count()).toBe(0);
     await page.selectOption('[data-testid=ours-pick]', 'claim4-medium');
     await page.waitForFunction(() => document.querySelector('[data-testid=ours-table] caption')?.textContent?.includes('run claim4-medium'));
     expect(await ours.textContent()).toMatch(/SFT policy \(no RL\)\s*5\s*\d+\.\d \[/);

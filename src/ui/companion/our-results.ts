@@ -5,9 +5,9 @@ import type { ClaimResult } from '../../experiments/claims.ts';
 import type { MeanInterval } from '../../experiments/interval.ts';
 import { decidedDigits } from '../../experiments/report.ts';
 import type { RerunComparison } from '../../experiments/rerun.ts';
-import { curveGapTrend, type CurveGapTrend } from '../../experiments/controls-table.ts';
+import { CONTROLS_PLAN, CONTROLS_ROWS, controlsReading, curveGapTrend, type CurveGapTrend, type DecidedControl } from '../../experiments/controls-table.ts';
 import { breakEvenFromRatios, familyDetectable, largerSftAgainstSft, MAIN_TABLE_TESTS, primaryDetectable, type AmortisedRatio, type BreakEven, type DecidedTest, type PrimaryDetectable, type TestDetectable } from '../../experiments/main-table.ts';
-import { planComplete, progressCounts, rowsAwaited, type RowProgress } from '../../experiments/plan-progress.ts';
+import { planComplete, planProgress, progressCounts, rowsAwaited, type RowProgress } from '../../experiments/plan-progress.ts';
 
 export interface ExperimentSummary {
   format: 'wmrl-experiment-summary';
@@ -29,6 +29,10 @@ export interface ExperimentSummary {
   mainTableAmortisedRatio?: AmortisedRatio;
   /** A rerun folder (--rerun-of): its runs against their twins in the folder they rerun, and the compute ratio both ways. */
   rerunOf?: RerunComparison;
+  /** The plan other than the main table's that decides this folder (`--plan controls-40`). */
+  plan?: string;
+  /** The controls experiment decided by its plan (src/experiments/controls-table.ts). */
+  controls?: DecidedControl[];
 }
 
 export interface ResultsIndex {
@@ -231,3 +235,27 @@ function shortfalls(primary: DecidedTest, tests: DecidedTest[], detectable: (Tes
 
 /** True when some claim of the older rules (claims.ts) has a test that ran: a summary of only plan presets has none. */
 export const claimsRan = (summary: ExperimentSummary): boolean => (summary.claims ?? []).some((c) => c.tests.some((t) => t.comparison.seeds.length > 0));
+
+/** The controls experiment as its plan decides it: how far it has come and each test's reading, as summary.md prints them. */
+export interface ControlsView {
+  progress: RowProgress[];
+  complete: boolean;
+  runsDone: number;
+  runsPlanned: number;
+  tests: { test: DecidedControl; reading: string }[];
+}
+
+/** The controls plan's view of a summary that it decides (`plan: 'controls-40'`); null for any other summary. */
+export function controlsView(summary: ExperimentSummary): ControlsView | null {
+  if (summary.plan !== CONTROLS_PLAN || !summary.controls) return null;
+  const finished = new Map(summary.presets.map((p) => [p.preset, new Set(p.seeds)]));
+  const progress = planProgress(CONTROLS_ROWS, (preset, seed) => (finished.get(preset)?.has(seed) ? 'ok' : null));
+  const counts = progressCounts(progress);
+  return {
+    progress,
+    complete: planComplete(progress),
+    runsDone: counts.done,
+    runsPlanned: counts.planned,
+    tests: summary.controls.map((test) => ({ test, reading: controlsReading(test, progress) })),
+  };
+}
