@@ -1,4 +1,4 @@
-// The paper's reported numbers (method.md section 5), reproduced verbatim for the companion's last
+// The paper's reported numbers (docs/method.md, "The paper's numbers"), reproduced verbatim for the companion's last
 // section, and which of our presets each one is reproduced by. These are the PAPER's results, not
 // this project's; nothing here is measured by us.
 
