@@ -62,7 +62,7 @@ export const DEFAULT_EVAL_EVERY = 0;
  * unless wmrl-static read better with Holm p below 0.05. In results/main-v3 it did not: wmrl-static minus
  * paper-wmrl, held-out averaged over the checkpoints, -0.58 [-6.71, 5.56] over 5 seeds, Holm p 1.000;
  * paper-wmrl there is non-inferior to all-real GRPO over 16 seeds (on the 20-step checkpoint mean; the gap
- * shrinks along training, docs/results.md) and no seed of it fell below half its
+ * falls along training and changes sign, docs/results.md) and no seed of it fell below half its
  * held-out programs running at any checkpoint. (wmrl-static had been chosen on results/main-v2.)
  */
 export const DEFAULT_PRESET: PresetId = 'paper-wmrl';
