@@ -1,5 +1,5 @@
 // Time from opening #/train to the first finished training step, the way a visitor meets the demo:
-// the committed models, the view's default settings (preset, B, n), one click on "One step".
+// the committed models, the view's default B and n and the preset `wmrl` unless --preset says another, one click on "One step".
 // Prints each run and the median; the machine is shared, so quote the median and say what else ran.
 // The view starts models, workers and sandbox as it opens; `--wait S` clicks S seconds after opening
 // (a visitor reading the page first), and the click-to-step time shows what is left to wait for then.
