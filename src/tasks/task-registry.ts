@@ -69,7 +69,7 @@ export class TaskRegistry {
     return this.index;
   }
 
-  /** Suite tasks (train, then held-out) followed by custom tasks added in this session. */
+  /** Suite tasks (train, then held-out) followed by custom tasks added in this session; the smoke tasks unless `includeSmoke` is false. */
   async list(filter: { split?: TaskIndexEntry['split']; includeSmoke?: boolean } = {}): Promise<TaskIndexEntry[]> {
     const idx = await this.suiteIndex();
     const all = [...idx.tasks, ...[...this.custom.values()].map((c) => toIndexEntry(c.task.meta))];

@@ -5,13 +5,14 @@ import { TaskRegistry } from '../../../src/tasks/task-registry.ts';
 import { nodeFileLoader } from '../../../src/tasks/node-file-loader.ts';
 import { parseCsv } from '../../../src/tasks/csv.ts';
 import { programInputs } from '../../../src/tasks/task-builder.ts';
+import { RegistryTasks } from '../../../src/app/ports-browser.ts';
 
 const tasksDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'public', 'tasks');
 
 describe('task registry on the committed suite', () => {
   const reg = new TaskRegistry(nodeFileLoader(tasksDir));
 
-  it('lists train and held-out tasks, smoke tasks only on request', async () => {
+  it('lists train and held-out tasks, the smoke ones unless includeSmoke is false', async () => {
     const all = await reg.list();
     const train = await reg.list({ split: 'train', includeSmoke: false });
     const heldout = await reg.list({ split: 'heldout' });
@@ -20,6 +21,15 @@ describe('task registry on the committed suite', () => {
     expect(train.length).toBe(16);
     expect(all.length).toBe(28);
     expect(all.some((t) => t.role === 'smoke')).toBe(true);
+  });
+
+  // Every committed RL run drew its groups from these 19 (docs/tasks.md): a change here changes what runs train on.
+  it("the trainer's training tasks are all 19, the 3 smoke ones included; its held-out tasks the 9", async () => {
+    const source = new RegistryTasks(reg);
+    const train = await source.trainingTasks();
+    expect(train.length).toBe(19);
+    expect(train.map((t) => t.id)).toEqual(expect.arrayContaining(['sklearn_breast_cancer', 'sklearn_wine', 'vega_penguins']));
+    expect((await source.heldOutTasks()).length).toBe(9);
   });
 
   it('loads a task that matches its hidden labels, without the target in test.csv', async () => {
