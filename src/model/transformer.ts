@@ -5,6 +5,9 @@
 import { headDim, mlpWidth } from './config.ts';
 import type { Model } from './init.ts';
 import {
+  add,
+  addBias,
+  addColumnSums,
   attentionBackward,
   attentionForward,
   embeddingBackward,
@@ -50,32 +53,8 @@ export interface ForwardCache {
   hidden: Float32Array;
 }
 
-/** Adds a bias to every row of x [rows, n] in place. */
-function addBias(x: Float32Array, bias: Float32Array, rows: number, n: number): void {
-  for (let r = 0; r < rows; r++) {
-    const o = r * n;
-    for (let j = 0; j < n; j++) x[o + j] += bias[j];
-  }
-}
-
-/** Sums the rows of dy [rows, n] into acc [n]. */
-function addColumnSums(acc: Float32Array, dy: Float32Array, rows: number, n: number): void {
-  const s = new Float64Array(n);
-  for (let r = 0; r < rows; r++) {
-    const o = r * n;
-    for (let j = 0; j < n; j++) s[j] += dy[o + j];
-  }
-  for (let j = 0; j < n; j++) acc[j] += s[j];
-}
-
 function addInto(acc: Float32Array, g: Float32Array): void {
   for (let i = 0; i < g.length; i++) acc[i] += g[i];
-}
-
-function add(a: Float32Array, b: Float32Array): Float32Array {
-  const out = new Float32Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = a[i] + b[i];
-  return out;
 }
 
 function checkTokens(model: Model, tokens: Int32Array, B: number, T: number): void {

@@ -395,3 +395,28 @@ export function clipByGlobalNorm(grads: Float32Array | readonly Float32Array[], 
   }
   return scale;
 }
+
+/** Adds a bias to every row of x [rows, n] in place. */
+export function addBias(x: Float32Array, bias: Float32Array, rows: number, n: number): void {
+  for (let r = 0; r < rows; r++) {
+    const o = r * n;
+    for (let j = 0; j < n; j++) x[o + j] += bias[j];
+  }
+}
+
+/** Sums the rows of dy [rows, n] into acc [n]. */
+export function addColumnSums(acc: Float32Array, dy: Float32Array, rows: number, n: number): void {
+  const s = new Float64Array(n);
+  for (let r = 0; r < rows; r++) {
+    const o = r * n;
+    for (let j = 0; j < n; j++) s[j] += dy[o + j];
+  }
+  for (let j = 0; j < n; j++) acc[j] += s[j];
+}
+
+/** a + b elementwise (the residual stream). */
+export function add(a: Float32Array, b: Float32Array): Float32Array {
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i] + b[i];
+  return out;
+}
