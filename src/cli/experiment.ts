@@ -17,7 +17,7 @@
 // uninterrupted run's, timings and provenance aside (which lists the segments).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { curveRows, pairedComparison, summarisePresets } from '../experiments/aggregate.ts';
@@ -45,6 +45,7 @@ import { failedRun, runOne, type PlannedRun } from './experiment-page.ts';
 import { readUnfinishedExperimentRun } from './experiment-unfinished-run.ts';
 import { unfinishedRunPath, UnfinishedRunRefused } from './unfinished-run.ts';
 import { readVerifiedModels } from './model-files.ts';
+import { refuseNarrowReport } from './report-scope.ts';
 import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -91,6 +92,7 @@ const USAGE = `usage: npm run experiment -- [options]
   --plan controls-40     decide the folder by that plan (docs/results.md) instead of the main table's; needs
                          --steps 40 and --eval-every 5
   --report-only          run nothing: rewrite summary.md, summary.json, runs.csv and the curve pictures from the runs on disk
+                         (the grid must name every run file in --out: its report is the folder's)
   --build                rebuild dist/ first
   --quick                tiny check: 2 presets, 1 seed, 2 steps, B 2, n 2, eval-k 1 on the 2 smallest held-out tasks, 48 new tokens`;
 
@@ -444,7 +446,8 @@ async function main(): Promise<void> {
   const command = `npm run experiment -- ${process.argv.slice(2).filter((a) => a !== '--report-only').map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim();
   const runsDir = resolve(opts.out, 'runs');
   const workRule = workRuleFor(opts, runsDir);
-  mkdirSync(runsDir, { recursive: true });
+  // a report rewrites what is there; only a run makes the folder
+  if (!opts.reportOnly) mkdirSync(runsDir, { recursive: true });
 
   const plan: PlannedRun[] = [];
   const base = (seed: number, id: PresetId) => {
@@ -491,6 +494,7 @@ async function main(): Promise<void> {
     }
     todo.push(p);
   }
+  if (opts.reportOnly) refuseNarrowReport(opts.out, new Set(plan.flatMap((p) => [basename(p.file), basename(p.failedFile)])), UsageError);
   // A --larger-sft folder without SFT rows, or evaluated unlike the runs already here, is refused
   // now, not after hours of runs.
   if (opts.largerSft) largerSftRuns(opts.largerSft, opts.seeds, onDisk);

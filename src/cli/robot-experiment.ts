@@ -33,6 +33,7 @@ import { formatSource, type RunProvenance, type RunSegment, type WithProvenance 
 import { ROBOT_TABLE_PLANS, ROBOT_TABLE_V1, robotTableMarkdown, robotTablePlan, robotTableSummary, type RobotTablePlan } from '../experiments/robot-table.ts';
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt, parseFlags } from './cli-input.ts';
+import { refuseNarrowReport } from './report-scope.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
 import { readUnfinishedRun, UNFINISHED_RUN_FORMAT, writeUnfinishedRun, type UnfinishedRobotRun } from './robot-unfinished-run.ts';
 import { unfinishedRunPath } from './unfinished-run.ts';
@@ -326,6 +327,14 @@ export async function robotExperimentMain(argv: string[], root: string): Promise
     return 0;
   }
   if (o.reportOnly) {
+    const named = new Set(o.seeds.flatMap((seed) => o.presets.flatMap((p) => [`${p}-seed${seed}.json`, `${p}-seed${seed}.failed.json`])));
+    try {
+      refuseNarrowReport(o.out, named, RobotUsageError);
+    } catch (e) {
+      if (!(e instanceof RobotUsageError)) throw e;
+      console.error(`experiment: ${e.message}`);
+      return 2;
+    }
     const runs = writeRobotTables(o);
     console.log(`robot experiment: ${runs.length} run file(s) read, nothing run; wrote ${join(o.out, 'summary.md')} (plan ${o.plan.name})`);
     return 0;

@@ -12,10 +12,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // The main table's command (docs/results.md) over the committed first runs of results/main-v3.
 const plan = ['--presets', 'paper-grpo-all-real,paper-wmrl', '--seeds', '3,4,5', '--steps', '20', '--B', '8', '--n', '4', '--eval-k', '8', '--eval-every', '5', '--run-timeout-min', '400'];
 
+/** The plan's nine run files (SFT and both rows at seeds 3 to 5): a report rewrites a folder only from the grid that names all of it. */
+const planFiles = (src: string) => /^(sft|paper-grpo-all-real|paper-wmrl)-seed[345]\.json$/.test(src.split('/').pop()!) || !src.endsWith('.json');
+
 describe('experiment --report-only', { timeout: 120_000 }, () => {
   it('rewrites summary.md and summary.json from the runs on disk, runs nothing, and records the plan\'s command', () => {
     const out = join(dir, 'main-v3');
-    cpSync(join(REPO_ROOT, 'results/main-v3/runs'), join(out, 'runs'), { recursive: true });
+    cpSync(join(REPO_ROOT, 'results/main-v3/runs'), join(out, 'runs'), { recursive: true, filter: planFiles });
     const r = runCli('src/cli/experiment.ts', [...plan, '--out', out, '--report-only']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/starting workers|building the app/);
@@ -36,7 +39,7 @@ describe('experiment --report-only', { timeout: 120_000 }, () => {
 
   it('names a run file cut off mid-write, in one line, and writes no tables from a partial set', () => {
     const out = join(dir, 'cut');
-    cpSync(join(REPO_ROOT, 'results/main-v3/runs'), join(out, 'runs'), { recursive: true });
+    cpSync(join(REPO_ROOT, 'results/main-v3/runs'), join(out, 'runs'), { recursive: true, filter: planFiles });
     writeFileSync(join(out, 'runs', 'paper-wmrl-seed4.json'), '{"format":"wmrl-experiment-run","records":[');
     const r = runCli('src/cli/experiment.ts', [...plan, '--out', out, '--report-only']);
     expect(r.status).toBe(2);
