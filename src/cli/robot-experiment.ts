@@ -34,6 +34,7 @@ import { ROBOT_TABLE_PLANS, ROBOT_TABLE_V1, robotTableMarkdown, robotTablePlan, 
 import { sha256Hex } from '../pipeline/manifest.ts';
 import { optionalPositiveInt, parseFlags } from './cli-input.ts';
 import { refuseNarrowReport } from './report-scope.ts';
+import { runFileName } from '../experiments/run-result.ts';
 import { readRunJson, writeFileWhole } from './run-files.ts';
 import { readUnfinishedRun, UNFINISHED_RUN_FORMAT, writeUnfinishedRun, type UnfinishedRobotRun } from './robot-unfinished-run.ts';
 import { unfinishedRunPath } from './unfinished-run.ts';
@@ -327,7 +328,7 @@ export async function robotExperimentMain(argv: string[], root: string): Promise
     return 0;
   }
   if (o.reportOnly) {
-    const named = new Set(o.seeds.flatMap((seed) => o.presets.flatMap((p) => [`${p}-seed${seed}.json`, `${p}-seed${seed}.failed.json`])));
+    const named = new Set(o.seeds.flatMap((seed) => o.presets.flatMap((p) => [runFileName(p, seed), runFileName(p, seed, true)])));
     try {
       refuseNarrowReport(o.out, named, RobotUsageError);
     } catch (e) {
