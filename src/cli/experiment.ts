@@ -446,8 +446,6 @@ async function main(): Promise<void> {
   const command = `npm run experiment -- ${process.argv.slice(2).filter((a) => a !== '--report-only').map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(' ')}`.trim();
   const runsDir = resolve(opts.out, 'runs');
   const workRule = workRuleFor(opts, runsDir);
-  // a report rewrites what is there; only a run makes the folder
-  if (!opts.reportOnly) mkdirSync(runsDir, { recursive: true });
 
   const plan: PlannedRun[] = [];
   const base = (seed: number, id: PresetId) => {
@@ -519,6 +517,9 @@ async function main(): Promise<void> {
     placeFolderModels(opts.models);
     // The page loads dist's copy, which a stale build or a hand edit can make differ.
     await verifyModels(opts.models, 'served');
+    // only a run that is about to start makes the folder: a report rewrites what is there, and a refused
+    // models folder leaves nothing behind
+    mkdirSync(runsDir, { recursive: true });
     // a 'train' run goes on from its saved state only under the code that began it
     const codeSha256 = pageRunCodeHash();
     const served = await serveDist();

@@ -28,24 +28,26 @@ describe('the tools that sample from a policy refuse a bad models folder', () =>
   const missing = join(dir, 'no-such-folder');
   const work = join(dir, 'work');
   const cases = [
-    { tool: 'sample', file: 'sample-programs.ts', extra: ['--out', join(dir, 'out.jsonl'), '--work', work] },
-    { tool: 'own-data-samples', file: 'own-data-samples.ts', extra: ['--out', join(dir, 'own.jsonl'), '--work', work] },
-    { tool: 'experiment', file: 'experiment.ts', extra: ['--quick', '--out', join(dir, 'experiment')] },
+    // `made`: what the tool writes first once it starts work (the outcome cache, the run folder)
+    { tool: 'sample', file: 'sample-programs.ts', extra: ['--out', join(dir, 'out.jsonl'), '--work', work], made: work },
+    { tool: 'own-data-samples', file: 'own-data-samples.ts', extra: ['--out', join(dir, 'own.jsonl'), '--work', work], made: work },
+    { tool: 'experiment', file: 'experiment.ts', extra: ['--quick', '--out', join(dir, 'experiment')], made: join(dir, 'experiment') },
   ];
-  for (const { tool, file, extra } of cases) {
+  for (const { tool, file, extra, made } of cases) {
     it(`${tool}: a tampered policy.ckpt is named, exit 2`, { timeout: 60_000 }, () => {
       const r = runCli(`src/cli/${file}`, ['--models', models, ...extra]);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^${tool}: .*policy\\.ckpt`, 'm'));
       expect(r.stderr).not.toMatch(stackLine);
-      // refused before any work: the work folder (outcome cache, leaderboards) was never made
-      expect(existsSync(work)).toBe(false);
+      // refused before any work: nothing was made
+      expect(existsSync(made)).toBe(false);
     });
     it(`${tool}: a missing models folder is named, exit 2`, { timeout: 60_000 }, () => {
       const r = runCli(`src/cli/${file}`, ['--models', missing, ...extra]);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^${tool}: .*no-such-folder`, 'm'));
       expect(r.stderr).not.toMatch(stackLine);
+      expect(existsSync(made)).toBe(false);
     });
   }
 });
