@@ -188,7 +188,7 @@ function runsCsv(runs: readonly RobotRunResult[]): string {
 /** runs.csv, summary.md and summary.json (file name to text) from the requested runs whose files are on disk. */
 export function robotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command' | 'plan'>): { runs: RobotRunResult[]; files: Record<string, string> } {
   const runsDir = join(o.out, 'runs');
-  const runs = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, `${p}-seed${s}.json`))).filter(existsSync)
+  const runs = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, runFileName(p, s)))).filter(existsSync)
     .map(readRunJson).filter(isRobotRunResult);
   return {
     runs,
@@ -240,8 +240,8 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
   try {
     for (const seed of o.seeds) {
       for (const preset of o.presets) {
-        const file = join(runsDir, `${preset}-seed${seed}.json`);
-        const failed = join(runsDir, `${preset}-seed${seed}.failed.json`);
+        const file = join(runsDir, runFileName(preset, seed));
+        const failed = join(runsDir, runFileName(preset, seed, true));
         const unfinished = unfinishedRunPath(runsDir, preset, seed);
         // The SFT row never trains: only what its evaluation reads (the horizon) enters its request, so a
         // change of lr, B, G or the loss weights does not rerun it.
