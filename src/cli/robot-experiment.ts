@@ -161,6 +161,15 @@ function readModelFile(path: string, what: string): Uint8Array {
   return new Uint8Array(readFileSync(path));
 }
 
+/** A model file that exists but cannot be read as `what` (truncated, another kind of checkpoint, not one at all) is the user's input: one line naming it. */
+async function readModel<T>(path: string, what: string, read: () => T | Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    throw new RobotUsageError(`${what} ${path} cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 
 export type RunOutcome = { preset: RobotPresetId; seed: number; status: 'ran' | 'skipped' | 'failed'; file: string; error?: string };
 
@@ -222,7 +231,9 @@ function dropLeftover(path: string, request: RobotRunRequest, codeSha256: string
 export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: string) => void = console.log, hooks: RobotRunnerHooks = {}): Promise<RunOutcome[]> {
   const policyBytes = readModelFile(o.policy, 'the policy checkpoint');
   const progressBytes = readModelFile(o.progressModel, 'the progress model');
-  const policy = readRobotPolicy(policyBytes);
+  const policy = await readModel(o.policy, 'the policy checkpoint', () => readRobotPolicy(policyBytes));
+  // loaded before the folder is made: a model that cannot be read leaves nothing behind
+  const progress = await readModel(o.progressModel, 'the progress model', () => loadProgressModel(progressBytes, { prefer: 'wasm', numThreads: o.threads }));
   const policySha256 = sha256Hex(policyBytes);
   const progressSha256 = sha256Hex(progressBytes);
   const runsDir = join(o.out, 'runs');
@@ -234,7 +245,6 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
   const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start, CPU engine (onnxruntime-web wasm, ${o.threads} thread${o.threads === 1 ? '' : 's'})`;
   const sample = robotPresetConfig('robot-wmrl', o.overrides);
   log(`robot experiment: ${o.presets.length} presets x ${o.seeds.length} seeds; B ${sample.groupsPerStep} x G ${sample.groupSize} = ${sample.groupsPerStep * sample.groupSize} rollouts a step, horizon ${sample.horizon} (at most ${robotTokenBudget(sample)} action tokens a step), ${sample.steps} steps, lr ${sample.lr}; loss normalisation ${sample.normalise ?? 'constant'}; evaluation ${o.evalTemperature === 0 ? 'greedy' : `at temperature ${o.evalTemperature}, ${o.evalTrials} rollout(s) per state`} on ${o.evalStates} held-out state(s) per task; policy ${policy.model.config.nLayers} layers d ${policy.model.config.dModel}; ${machine}`);
-  const progress = await loadProgressModel(progressBytes, { prefer: 'wasm', numThreads: o.threads });
   const outcomes: RunOutcome[] = [];
   let stepsSaved = 0;
   try {
@@ -345,7 +355,7 @@ export async function robotExperimentMain(argv: string[], root: string): Promise
     return outcomes.some((x) => x.status === 'failed') ? 1 : 0;
   } catch (e) {
     if (e instanceof RobotUsageError) {
-      console.error(e.message);
+      console.error(`experiment: ${e.message}`);
       return 2;
     }
     throw e;
