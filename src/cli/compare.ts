@@ -17,7 +17,11 @@
 //
 // Every form then lists each run's provenance (commit, dirty or clean, toolkit hash, start and end)
 // and warns when the runs compared started from a dirty tree or from different commits.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+//
+// Exit status: 0 compared (--same: the same), 1 --same found a difference, 2 nothing could be compared
+// (a malformed argument, a folder without runs/, a file there that is not a readable run file), so
+// a script that checks --same never takes a broken file for a changed behaviour.
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { anchorPairAccuracy, METRICS, type MetricKey } from '../experiments/aggregate.ts';
 import { compareSides, type ComparisonSide } from '../experiments/cross-compare.ts';
@@ -26,6 +30,7 @@ import { formatProvenance, isRunProvenance, provenanceWarnings, type RunProvenan
 import { isRunResult, type RunResult } from '../experiments/run-result.ts';
 import { behaviourDifferences } from '../experiments/run-behaviour.ts';
 import { InputError, parseFlags } from './cli-input.ts';
+import { readRunJson } from './run-files.ts';
 
 const USAGE = `usage: npm run compare -- <folder>:<preset> <folder>:<preset> [--metric KEY] [--ratio] [--json]
        npm run compare -- --anchor-pairs <folder>:<preset> [<folder>:<preset> ...]
@@ -34,20 +39,31 @@ const USAGE = `usage: npm run compare -- <folder>:<preset> <folder>:<preset> [--
   e.g.   npm run compare -- results/sensitivity-kl0.04:wmrl results/main:wmrl
   metrics: ${METRICS.map((m) => m.key).join(', ')} (default heldOut); differences unless --ratio`;
 
+const UNREADABLE = 'runs/ holds only run files, so move it aside to compare the rest';
+
 function side(spec: string): ComparisonSide {
   const at = spec.lastIndexOf(':');
-  if (at <= 0) throw new Error(`${spec}: expected <folder>:<preset>`);
+  if (at <= 0) throw new InputError(`${spec}: expected <folder>:<preset>`);
   const folder = spec.slice(0, at);
   const preset = spec.slice(at + 1);
   const dir = resolve(folder, 'runs');
-  if (!existsSync(dir)) throw new Error(`${folder}: no runs/ folder (is it an experiment's --out?)`);
+  if (!existsSync(dir)) throw new InputError(`${folder}: no runs/ folder (is it an experiment's --out?)`);
   const runs: RunResult[] = [];
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.json') && !x.endsWith('.failed.json'))) {
-    const r: unknown = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    const r = readRunJson(join(dir, f), UNREADABLE);
     if (isRunResult(r) && r.preset === preset && r.status === 'ok') runs.push(r);
   }
-  if (runs.length === 0) throw new Error(`${folder}: no successful runs of ${preset}`);
+  if (runs.length === 0) throw new InputError(`${folder}: no successful runs of ${preset}`);
   return { label: spec, runs };
+}
+
+/** Runs whose evaluations do not pair up (k, tasks, temperature, budget) are the user's choice of folders, not a fault here. */
+function comparable<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new InputError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 function main(): void {
@@ -68,9 +84,9 @@ function main(): void {
   }
   const metric = (values.metric ?? 'heldOut') as MetricKey;
   const spec = METRICS.find((m) => m.key === metric);
-  if (!spec) throw new Error(`unknown metric ${metric} (known: ${METRICS.map((m) => m.key).join(', ')})`);
+  if (!spec) throw new InputError(`unknown metric ${metric} (known: ${METRICS.map((m) => m.key).join(', ')})`);
   const sides = [side(positionals[0]), side(positionals[1])];
-  const c = compareSides(sides[0], sides[1], metric, values.ratio ? 'ratio' : 'difference');
+  const c = comparable(() => compareSides(sides[0], sides[1], metric, values.ratio ? 'ratio' : 'difference'));
   const runs = sides.flatMap(runsOf);
   if (values.json) {
     console.log(JSON.stringify({ ...c, provenance: runs, provenanceWarnings: provenanceWarnings(runs.map((r) => r.provenance)) }, null, 2));
@@ -100,9 +116,9 @@ function printProvenance(runs: readonly LabelledProvenance[]): void {
 
 function runFiles(folder: string): Map<string, unknown> {
   const dir = resolve(folder, 'runs');
-  if (!existsSync(dir)) throw new Error(`${folder}: no runs/ folder (is it an experiment's --out?)`);
+  if (!existsSync(dir)) throw new InputError(`${folder}: no runs/ folder (is it an experiment's --out?)`);
   const files = readdirSync(dir).filter((x) => x.endsWith('.json')).sort();
-  return new Map(files.map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]));
+  return new Map(files.map((f) => [f, readRunJson(join(dir, f), UNREADABLE)]));
 }
 
 /** Every run file of a has a twin in b that did the same (timings aside), and none is left over in b unless `within`. */
@@ -133,7 +149,7 @@ function sameBehaviour(a: string, b: string, within: boolean): void {
 function provenanceOf(file: unknown, name: string): RunProvenance | undefined {
   const p = (file as { provenance?: unknown } | null)?.provenance;
   if (p === undefined || isRunProvenance(p)) return p;
-  throw new Error(`${name}: its provenance is not one the runners write (commit, dirty, gitError, toolkitHash, startedAt, finishedAt): ${JSON.stringify(p).slice(0, 200)}`);
+  throw new InputError(`${name}: its provenance is not one the runners write (commit, dirty, gitError, toolkitHash, startedAt, finishedAt): ${JSON.stringify(p).slice(0, 200)}`);
 }
 
 /** Pooled over every anchor group of the given runs: pairs ordered as y, overall and failed-vs-valid. */

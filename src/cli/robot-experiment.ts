@@ -198,7 +198,7 @@ function runsCsv(runs: readonly RobotRunResult[]): string {
 export function robotTables(o: Pick<RobotExperimentOptions, 'out' | 'seeds' | 'presets' | 'command' | 'plan'>): { runs: RobotRunResult[]; files: Record<string, string> } {
   const runsDir = join(o.out, 'runs');
   const runs = o.seeds.flatMap((s) => o.presets.map((p) => join(runsDir, runFileName(p, s)))).filter(existsSync)
-    .map(readRunJson).filter(isRobotRunResult);
+    .map((f) => readRunJson(f)).filter(isRobotRunResult);
   return {
     runs,
     files: {

@@ -16,13 +16,16 @@ export function writeFileWhole(path: string, text: string): void {
   }
 }
 
-/** The parsed JSON of a run file, or null when there is none; a file that does not parse is an InputError naming it. */
-export function readRunJson(path: string): unknown {
+/**
+ * The parsed JSON of a run file, or null when there is none; a file that does not parse is an InputError
+ * naming it and saying what to do (`remedy`: a runner's is the default, a reader gives its own).
+ */
+export function readRunJson(path: string, remedy = 'move it aside and the run is done again'): unknown {
   if (!existsSync(path)) return null;
   const text = readFileSync(path, 'utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new InputError(`${relative(process.cwd(), path)} is not a readable run file (${(e as Error).message}); move it aside and the run is done again`);
+    throw new InputError(`${relative(process.cwd(), path)} is not a readable run file (${(e as Error).message}); ${remedy}`);
   }
 }

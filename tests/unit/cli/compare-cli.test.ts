@@ -86,7 +86,34 @@ describe('npm run compare: each run\'s provenance', () => {
   it('a provenance the runners do not write is named, not read as none', () => {
     const bad = folder('prov-bad', { 'wmrl-seed1.json': { ...wmrl, provenance: { commit: 7 } } });
     const r = same(bad, old);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^compare: .*prov-bad\/runs\/wmrl-seed1\.json: its provenance is not one the runners write/);
+  });
+});
+
+// Exit 1 means "different" to a script that checks --same: input that cannot be compared exits 2.
+describe('npm run compare on input it cannot compare', () => {
+  const good = folder('good', { 'wmrl-seed1.json': wmrl });
+  const broken = folder('broken', { 'wmrl-seed1.json': wmrl });
+  writeFileSync(join(broken, 'runs', 'sft-seed1.json'), '{"format": "cut short');
+  const stackLine = /^\s+at .+[:(]/m;
+
+  it('--same: a run file that does not parse is named, exit 2 (not 1, "different")', () => {
+    const r = same(broken, good);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^compare: .*broken\/runs\/sft-seed1\.json is not a readable run file \(.*\); runs\/ holds only run files/m);
+    expect(r.stderr).not.toMatch(stackLine);
+  });
+  it('seed by seed: the same file is named, exit 2', () => {
+    const r = runCli('src/cli/compare.ts', [`${broken}:wmrl`, `${good}:wmrl`]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/sft-seed1\.json is not a readable run file/);
+  });
+  it('a folder without runs/, a side without a preset, a preset without runs, an unknown metric: exit 2', () => {
+    for (const args of [['--same', join(dir, 'no-such'), good], [good, `${good}:wmrl`], [`${good}:sft`, `${good}:wmrl`], ['--metric', 'speed', `${good}:wmrl`, `${good}:wmrl`]]) {
+      const r = runCli('src/cli/compare.ts', args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^compare: /);
+    }
   });
 });
