@@ -143,7 +143,16 @@ const temperature = Number(values.temperature);
 if (!(peakLr > 0)) throw new InputError(`--lr must be positive, got ${values.lr}`);
 if (!(temperature >= 0)) throw new InputError(`--temperature must be >= 0, got ${values.temperature}`);
 if (!(CONFIG_NAMES as readonly string[]).includes(values.model)) throw new InputError(`--model must be one of ${CONFIG_NAMES.join(', ')}, got ${values.model}`);
-const from = values.from === undefined ? null : loadCheckpoint(readInputBytes(values.from, 'checkpoint'));
+/** --from's checkpoint; one that is cut short or not a checkpoint at all is an InputError naming it. */
+function readFromCheckpoint(path: string): ReturnType<typeof loadCheckpoint> {
+  const bytes = readInputBytes(path, 'checkpoint');
+  try {
+    return loadCheckpoint(bytes);
+  } catch (e) {
+    throw new InputError(`${path}: ${(e as Error).message}`);
+  }
+}
+const from = values.from === undefined ? null : readFromCheckpoint(values.from);
 if (from && from.meta.kind !== 'robot-bc-policy') throw new InputError(`${values.from} is not a robot behaviour-cloning policy checkpoint`);
 if (from === null && steps === 0) throw new InputError('--steps 0 needs --from (there is nothing to evaluate)');
 const encoding = from ? String(from.meta.encoding) : values.encoding;

@@ -1,6 +1,7 @@
-// robot-bc --diagnose with bad input: a missing file, a tampered checkpoint, a checkpoint that is not
-// a policy, training flags beside it. Each is one line naming the problem, exit 2, before any work.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// robot-bc reads a checkpoint under --diagnose and --from. Bad input: a missing file, a tampered or cut
+// short checkpoint, a checkpoint that is not a policy, training flags beside --diagnose. Each is one line
+// naming the problem, exit 2, before any work.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,5 +45,27 @@ describe('robot-bc --diagnose refuses bad input', () => {
     const r = diagnose('results/robot-bc/policy.ckpt', '--threads', 'two');
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe('robot-bc --diagnose: --threads must be a positive integer, got "two"');
+  });
+});
+
+describe('robot-bc --from refuses bad input before training', () => {
+  const stackLine = /^\s+at .+[:(]/m;
+  const train = (from: string, out: string) => runCli('src/cli/robot-bc.ts', ['--from', from, '--steps', '1', '--out', out]);
+
+  it('a checkpoint cut short, named', { timeout: 60_000 }, () => {
+    const file = join(dir, 'short.ckpt');
+    writeFileSync(file, readFileSync(join(REPO_ROOT, 'results/robot-bc/policy.ckpt')).subarray(0, 50_000));
+    const out = join(dir, 'from-short');
+    const r = train(file, out);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^robot-bc: .*short\.ckpt: checkpoint: truncated/);
+    expect(r.stderr).not.toMatch(stackLine);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a checkpoint that is not a behaviour-cloning policy', { timeout: 60_000 }, () => {
+    const r = train('public/models/robot/progress-model.ckpt', join(dir, 'from-progress'));
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('robot-bc: public/models/robot/progress-model.ckpt is not a robot behaviour-cloning policy checkpoint');
   });
 });
