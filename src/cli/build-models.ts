@@ -7,7 +7,7 @@ import { CONFIG_NAMES, type ConfigName } from '../model/config.ts';
 import { nodeFileLoader } from '../tasks/node-file-loader.ts';
 import { TaskRegistry } from '../tasks/task-registry.ts';
 import type { Stage } from '../pipeline/run-pipeline.ts';
-import { STAGES, fullSettings, quickSettings, runPipeline } from '../pipeline/run-pipeline.ts';
+import { BuildInputError, STAGES, fullSettings, quickSettings, runPipeline } from '../pipeline/run-pipeline.ts';
 import { openBrowserSandbox } from './browser-sandbox.ts';
 import { InputError, optionalPositiveInt, parseFlags } from './cli-input.ts';
 
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  if (e instanceof InputError) {
+  if (e instanceof InputError || e instanceof BuildInputError) {
     console.error(`build-models: ${e.message}`);
     process.exit(2);
   }

@@ -163,8 +163,27 @@ function modelConfig(s: PipelineSettings, vocabSize: number): ModelConfig {
   return namedConfig(s.configName, { vocabSize, contextLength: s.contextLength });
 }
 
+/**
+ * What a stage reads is not there or not usable: a file an earlier stage writes into the work folder
+ * (that stage never ran there), or the models folder named by --world-model-from. The user's input, so
+ * the CLI prints one line.
+ */
+export class BuildInputError extends Error {}
+
+const WRITTEN_BY = { 'corpus.json': 'corpus', 'tokenizer.json': 'tokenizer', 'sft.ckpt': 'sft', 'wm-data.json': 'wm-data', 'wm.ckpt': 'wm' } as const satisfies Record<string, Stage>;
+
+/** The path of an earlier stage's output in the work folder, which must be there. */
+function workFile(ctx: PipelineContext, name: keyof typeof WRITTEN_BY): string {
+  const path = join(ctx.workDir, name);
+  if (!existsSync(path)) {
+    const by = WRITTEN_BY[name];
+    throw new BuildInputError(`${path} is missing: stage ${by} writes it, so run the stages from ${by} on (--stage ${by}..TO) or give --work the folder of a build that ran it`);
+  }
+  return path;
+}
+
 function loadTokenizer(ctx: PipelineContext): Tokenizer {
-  return Tokenizer.fromJSON(readJson(join(ctx.workDir, 'tokenizer.json')));
+  return Tokenizer.fromJSON(readJson(workFile(ctx, 'tokenizer.json')));
 }
 
 /** A checkpoint from disk. Copied into a plain Uint8Array: a Node Buffer's slice() is a view into a shared pool, which loadCheckpoint's weight copy would pick up. */
@@ -210,7 +229,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
   },
 
   async tokenizer(ctx, figures) {
-    const corpus = readJson<CorpusEntry[]>(join(ctx.workDir, 'corpus.json'));
+    const corpus = readJson<CorpusEntry[]>(workFile(ctx, 'corpus.json'));
     const tokenizer = trainTokenizer(corpusTexts(corpus), { vocabSize: ctx.settings.vocabSize });
     writeJson(join(ctx.workDir, 'tokenizer.json'), tokenizer.toJSON());
     const lengths = corpus.map((e) => tokenizer.encodeSequence(e.card, e.source).tokens.length).sort((a, b) => a - b);
@@ -220,7 +239,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
   },
 
   async sft(ctx, figures) {
-    const corpus = readJson<CorpusEntry[]>(join(ctx.workDir, 'corpus.json'));
+    const corpus = readJson<CorpusEntry[]>(workFile(ctx, 'corpus.json'));
     const tokenizer = loadTokenizer(ctx);
     const config = modelConfig(ctx.settings, tokenizer.vocabSize);
     const r: SftResult = await trainSft(corpus, tokenizer, config, { seed: ctx.settings.seed, threads: ctx.settings.threads, log: ctx.log, ...ctx.settings.sft });
@@ -241,7 +260,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
 
   async samples(ctx, figures) {
     const tokenizer = loadTokenizer(ctx);
-    const model = loadModel(join(ctx.workDir, 'sft.ckpt'));
+    const model = loadModel(workFile(ctx, 'sft.ckpt'));
     const tasks = (await allTasks(ctx)).filter((t) => t.role === 'scored');
     const s = ctx.settings.samples;
     // Training cards at several temperatures, so the world model sees failures of every kind;
@@ -269,7 +288,7 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
       records.push(...got);
     }
     // Programs broken on purpose (one edit each) from the training tasks' corpus programs, run like samples.
-    const corpus = readJson<CorpusEntry[]>(join(ctx.workDir, 'corpus.json'));
+    const corpus = readJson<CorpusEntry[]>(workFile(ctx, 'corpus.json'));
     const mutants: MutantRecord[] = tasks
       .filter((t) => t.split === 'train')
       .flatMap((t) => {
@@ -400,8 +419,8 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
 
   async wm(ctx, figures) {
     const tokenizer = loadTokenizer(ctx);
-    const init = loadModel(join(ctx.workDir, 'sft.ckpt'));
-    const data = readFileSync(join(ctx.workDir, 'wm-data.json'));
+    const init = loadModel(workFile(ctx, 'sft.ckpt'));
+    const data = readFileSync(workFile(ctx, 'wm-data.json'));
     const examples = JSON.parse(data.toString('utf8')) as WmExample[];
     const w = ctx.settings.wm;
     const stepsFor = (n: number): number => (w.epochs ? Math.ceil((w.epochs * n) / w.batchSize) : w.steps);
@@ -441,17 +460,24 @@ const STAGE_RUNNERS: Record<Stage, (ctx: PipelineContext, figures: Figures) => P
 
   async export(ctx, figures) {
     const tokenizer = loadTokenizer(ctx);
-    const policy = readCheckpoint(join(ctx.workDir, 'sft.ckpt'));
+    const policy = readCheckpoint(workFile(ctx, 'sft.ckpt'));
     const tokenizerJson = JSON.stringify(tokenizer.toJSON());
     let worldModelOnnx: Uint8Array;
     let worldModelParameters: number | string;
-    if (ctx.worldModelFrom) {
-      const theirs = JSON.stringify(readJson<unknown>(join(ctx.worldModelFrom, 'tokenizer.json')));
-      if (theirs !== tokenizerJson) throw new Error(`export: ${relative(ctx.root, ctx.worldModelFrom)} has another tokenizer; its world model cannot read this build's tokens`);
-      worldModelOnnx = new Uint8Array(readFileSync(join(ctx.worldModelFrom, 'world-model.onnx')));
-      worldModelParameters = `from ${relative(ctx.root, ctx.worldModelFrom) || '.'}`;
+    const fromDir = ctx.worldModelFrom;
+    if (fromDir) {
+      const from = relative(ctx.root, fromDir) || '.';
+      const fromFile = (f: string): string => {
+        const path = join(fromDir, f);
+        if (!existsSync(path)) throw new BuildInputError(`export: --world-model-from ${from} holds no ${f} (give the models folder of an earlier build)`);
+        return path;
+      };
+      const theirs = JSON.stringify(readJson<unknown>(fromFile('tokenizer.json')));
+      if (theirs !== tokenizerJson) throw new BuildInputError(`export: ${from} has another tokenizer; its world model cannot read this build's tokens`);
+      worldModelOnnx = new Uint8Array(readFileSync(fromFile('world-model.onnx')));
+      worldModelParameters = `from ${from}`;
     } else {
-      const wm = loadModel(join(ctx.workDir, 'wm.ckpt'));
+      const wm = loadModel(workFile(ctx, 'wm.ckpt'));
       worldModelOnnx = exportWorldModel(wm, 'initializers');
       worldModelParameters = wm.layout.numParameters;
     }
