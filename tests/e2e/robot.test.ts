@@ -25,6 +25,7 @@ import { exportWorldModel } from '../../src/model/onnx/export.ts';
 import { Tokenizer } from '../../src/model/tokenizer.ts';
 import { shownVerdict, type RobotTableSummary } from '../../src/experiments/robot-table.ts';
 import { formatInterval } from '../../src/ui/companion/our-results.ts';
+import { v2Reading } from '../../src/ui/companion/robot-figures.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const text = async (page: Page, id: string) => (await page.locator(`[data-testid="${id}"]`).first().textContent()) ?? '';
@@ -195,6 +196,10 @@ describe('robot view (#/train?domain=robot)', () => {
       expect(measured).toContain(`${done} of ${planned} planned runs are in`);
       const r1 = v2.tests.find((t) => t.id === 'R1')!;
       if (r1.comparison.seeds.length > 0) expect(measured).toContain(`${formatInterval(r1.comparison.interval)} points over ${r1.comparison.seeds.length} seeds: ${shownVerdict(r1)}`);
+      const r6 = v2.tests.find((t) => t.id === 'R6')!;
+      if (r6.comparison.seeds.length > 0) expect(measured).toContain(`The progress reward alone minus GRPO: ${formatInterval(r6.comparison.interval)} points: ${shownVerdict(r6)}`);
+      const reading = v2Reading(v2);
+      if (reading) expect(measured).toContain(reading);
       const wmrl = v2.rows.find((r) => r.preset === 'robot-paper-wmrl')!;
       if (wmrl.heldOut) expect(paper).toContain(`${formatInterval(wmrl.heldOut)} (${wmrl.seeds.length} of 10 seeds)`);
       expect(await page.locator('[data-testid=robot-table-v2] tbody tr').count()).toBe(v2.rows.length);

@@ -25,6 +25,20 @@ export function v2RowBeside(paper: PaperRobotRow): string | null {
   return Object.entries(ROBOT_TABLE_V2.paper).find(([, row]) => row === paper)?.[0] ?? null;
 }
 
+/**
+ * What robot table v2 says about why WMRL ends where it does, once its verdicts are final; null while any is
+ * provisional or when they fall otherwise. The pattern it names: WMRL below GRPO (primary fails), the progress
+ * reward alone below GRPO too (R6 fails), and no measurable difference between the two anchor regimes (R5
+ * undecided): the deficit comes with the dense reward, not with which rollouts calibrate it.
+ */
+export function v2Reading(t: RobotTableSummary): string | null {
+  const test = (id: string) => t.tests.find((x) => x.id === id);
+  const [primary, r5, r6] = [test('primary'), test('R5'), test('R6')];
+  if (!primary || !r5 || !r6 || [primary, r5, r6].some((x) => x.awaits.length > 0)) return null;
+  if (primary.verdict !== 'fails' || r6.verdict !== 'fails' || r5.verdict !== 'undecided') return null;
+  return "WMRL's deficit comes with the progress reward itself: used alone it ends below GRPO too, and which rollouts calibrate it (every rollout's success, or the anchor group's alone) makes no measurable difference.";
+}
+
 export interface ProgressSet {
   rollouts: number;
   successes: number;

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAPER_ROBOT_ROWS, policyFigures, progressFigures } from '../../../src/ui/companion/robot-figures.ts';
+import { PAPER_ROBOT_ROWS, policyFigures, progressFigures, v2Reading } from '../../../src/ui/companion/robot-figures.ts';
+import type { RobotTableSummary } from '../../../src/experiments/robot-table.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const progressReport = JSON.parse(readFileSync(resolve(root, 'results/robot-progress/report.json'), 'utf8'));
@@ -36,5 +37,23 @@ describe('robot figures', () => {
   it('the paper\'s rows: WMRL over SFT is the difference of Table 3\'s numbers', () => {
     const sft = PAPER_ROBOT_ROWS.find((r) => r.row === 'SFT policy')?.success ?? NaN;
     for (const r of PAPER_ROBOT_ROWS) if (r.success !== null && r.overSft !== null) expect(r.overSft).toBeCloseTo(r.success - sft, 9);
+  });
+});
+
+describe("robot table v2's reading on the page", () => {
+  const v2 = JSON.parse(readFileSync(resolve(root, 'results/robot-table-v2/summary.json'), 'utf8')) as RobotTableSummary;
+  const withTest = (id: string, change: Partial<RobotTableSummary['tests'][number]>): RobotTableSummary => ({ ...v2, tests: v2.tests.map((t) => (t.id === id ? { ...t, ...change } : t)) });
+
+  it('names the dense reward as the reason only for the committed pattern: primary and R6 fail, R5 undecided, all final', () => {
+    expect(v2.tests.map((t) => [t.id, t.verdict, t.awaits.length])).toEqual(expect.arrayContaining([['primary', 'fails', 0], ['R5', 'undecided', 0], ['R6', 'fails', 0]]));
+    expect(v2Reading(v2)).toMatch(/^WMRL's deficit comes with the progress reward itself/);
+  });
+
+  it('says nothing while a verdict it rests on is provisional, or when the verdicts fall otherwise', () => {
+    expect(v2Reading(withTest('R6', { awaits: ['robot-paper-progress-only'] }))).toBeNull();
+    expect(v2Reading(withTest('R5', { verdict: 'holds' }))).toBeNull();
+    expect(v2Reading(withTest('R6', { verdict: 'undecided' }))).toBeNull();
+    expect(v2Reading(withTest('primary', { verdict: 'holds' }))).toBeNull();
+    expect(v2Reading({ ...v2, tests: v2.tests.filter((t) => t.id !== 'R5') })).toBeNull();
   });
 });
