@@ -45,15 +45,19 @@ export interface DiagnosisReport {
   machine: string;
 }
 
-/** Reads and checks a policy checkpoint; anything wrong with it is an InputError naming the file. */
-function readCheckpoint(path: string) {
+/** A checkpoint file read and parsed (robot-bc's --from and --diagnose); one that is cut short, altered or not a checkpoint is an InputError naming it. */
+export function readCheckpointFile<T>(path: string, read: (bytes: Buffer) => T): T {
   const bytes = readInputBytes(path, 'checkpoint');
   try {
-    const { meta } = loadCheckpoint(bytes);
-    return { bytes, meta, ...readRobotPolicy(bytes) };
+    return read(bytes);
   } catch (e) {
     throw new InputError(`${path}: ${(e as Error).message}`);
   }
+}
+
+/** Reads and checks a policy checkpoint; anything wrong with it is an InputError naming the file. */
+function readCheckpoint(path: string) {
+  return readCheckpointFile(path, (bytes) => ({ bytes, meta: loadCheckpoint(bytes).meta, ...readRobotPolicy(bytes) }));
 }
 
 export async function diagnoseCheckpoint(path: string, threads: number, log: (line: string) => void): Promise<DiagnosisReport> {

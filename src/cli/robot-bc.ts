@@ -18,8 +18,8 @@
 //
 //   npx tsx src/cli/robot-bc.ts --diagnose results/robot-bc/policy.ckpt --out results/robot-bc/diagnosis-policy.json
 
-import { exitOnInputError, InputError, optionalPositiveInt, parseFlags, positiveInt, readInputBytes } from './cli-input.ts';
-import { diagnoseCheckpoint, diagnosisSummary } from './robot-bc-diagnosis.ts';
+import { exitOnInputError, InputError, optionalPositiveInt, parseFlags, positiveInt } from './cli-input.ts';
+import { diagnoseCheckpoint, diagnosisSummary, readCheckpointFile } from './robot-bc-diagnosis.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CELL_LEADS, EgocentricFrameTokens, type CellLead } from '../embodied/egocentric-frame-tokens.ts';
@@ -143,16 +143,7 @@ const temperature = Number(values.temperature);
 if (!(peakLr > 0)) throw new InputError(`--lr must be positive, got ${values.lr}`);
 if (!(temperature >= 0)) throw new InputError(`--temperature must be >= 0, got ${values.temperature}`);
 if (!(CONFIG_NAMES as readonly string[]).includes(values.model)) throw new InputError(`--model must be one of ${CONFIG_NAMES.join(', ')}, got ${values.model}`);
-/** --from's checkpoint; one that is cut short or not a checkpoint at all is an InputError naming it. */
-function readFromCheckpoint(path: string): ReturnType<typeof loadCheckpoint> {
-  const bytes = readInputBytes(path, 'checkpoint');
-  try {
-    return loadCheckpoint(bytes);
-  } catch (e) {
-    throw new InputError(`${path}: ${(e as Error).message}`);
-  }
-}
-const from = values.from === undefined ? null : readFromCheckpoint(values.from);
+const from = values.from === undefined ? null : readCheckpointFile(values.from, loadCheckpoint);
 if (from && from.meta.kind !== 'robot-bc-policy') throw new InputError(`${values.from} is not a robot behaviour-cloning policy checkpoint`);
 if (from === null && steps === 0) throw new InputError('--steps 0 needs --from (there is nothing to evaluate)');
 const encoding = from ? String(from.meta.encoding) : values.encoding;
