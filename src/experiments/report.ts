@@ -13,6 +13,7 @@ import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
 import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, controlsReading, decideControls, twinAgreement, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
+import { failedRealGroups } from './failed-real-groups.ts';
 
 export interface ReportInput {
   title: string;
@@ -102,16 +103,25 @@ function detectableCell(t: DecidedTest, decided: readonly DecidedTest[], digits:
 /** Below this share of held-out programs that run, a checkpoint counts as collapsed. */
 const COLLAPSED_VALID_PERCENT = 50;
 
-/** Collapses along training, which the last evaluation alone can miss: per preset, the fewest held-out programs that ran at any checkpoint. */
+/** Collapses along training, which the last evaluation alone can miss: per preset, the fewest held-out programs that ran at any checkpoint, and the real-executed groups where none ran. */
 function collapsesTable(runs: readonly RunResult[], summaries: readonly PresetSummary[]): string {
   const rows = summaries.filter((s) => s.metrics.lowestValidRunRate !== undefined).map((s) => {
-    const fell = runs.filter((r) => r.preset === s.preset && r.status === 'ok' && r.curve && r.curve.some((c) => 100 * c.evaluation.validRunRate < COLLAPSED_VALID_PERCENT)).map((r) => r.seed).sort((a, b) => a - b);
-    return [s.preset, String(s.seeds.length), formatInterval(s.metrics.lowestValidRunRate, 1), `${fell.length} of ${s.seeds.length}${fell.length > 0 ? ` (${fell.join(', ')})` : ''}`];
+    const own = runs.filter((r) => r.preset === s.preset && r.status === 'ok').sort((a, b) => a.seed - b.seed);
+    const fell = own.filter((r) => r.curve && r.curve.some((c) => 100 * c.evaluation.validRunRate < COLLAPSED_VALID_PERCENT)).map((r) => r.seed);
+    const groups = own.map((r) => ({ seed: r.seed, ...failedRealGroups(r.records) }));
+    const noneRan = groups.reduce((a, g) => a + g.noneRan, 0);
+    const executed = groups.reduce((a, g) => a + g.executed, 0);
+    const ending = groups.filter((g) => g.endStreak > 0).map((g) => `${g.seed} (last ${g.endStreak} step${g.endStreak === 1 ? '' : 's'})`);
+    return [
+      s.preset, String(s.seeds.length), formatInterval(s.metrics.lowestValidRunRate, 1), `${fell.length} of ${s.seeds.length}${fell.length > 0 ? ` (${fell.join(', ')})` : ''}`,
+      `${noneRan} of ${executed}${executed > 0 ? ` (${(100 * noneRan / executed).toFixed(1)}%)` : ''}`, ending.length > 0 ? ending.join(', ') : 'none',
+    ];
   });
   return [
-    `Collapses: the fewest held-out programs that ran at any checkpoint of a run, and the seeds where fewer than ${COLLAPSED_VALID_PERCENT}% ran at some checkpoint.`,
+    `Collapses: the fewest held-out programs that ran at any checkpoint of a run, and the seeds where fewer than ${COLLAPSED_VALID_PERCENT}% ran at some checkpoint. `
+      + 'Beside them, from the training records (descriptive, not in any plan): the real-executed groups in which no program ran, summed over seeds (such a group can only move the policy among failures), and the seeds whose last steps had no program run in any real-executed group.',
     '',
-    table(['preset', 'seeds', labelOf('lowestValidRunRate'), `seeds below ${COLLAPSED_VALID_PERCENT}% valid at a checkpoint`], rows),
+    table(['preset', 'seeds', labelOf('lowestValidRunRate'), `seeds below ${COLLAPSED_VALID_PERCENT}% valid at a checkpoint`, 'real groups where no program ran', 'seeds ending with no real program running'], rows),
   ].join('\n');
 }
 
