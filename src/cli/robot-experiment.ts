@@ -234,20 +234,21 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
   const policy = await readModel(o.policy, 'the policy checkpoint', () => readRobotPolicy(policyBytes));
   // loaded before the folder is made: a model that cannot be read leaves nothing behind
   const progress = await readModel(o.progressModel, 'the progress model', () => loadProgressModel(progressBytes, { prefer: 'wasm', numThreads: o.threads }));
-  const policySha256 = sha256Hex(policyBytes);
-  const progressSha256 = sha256Hex(progressBytes);
-  const runsDir = join(o.out, 'runs');
-  mkdirSync(runsDir, { recursive: true });
-  // once, before anything runs: every run of this invocation ran this checkout
-  const source = await readRunSource();
-  const codeSha256 = runCodeHash();
-  log(`robot experiment: source ${formatSource(source)}`);
-  const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start, CPU engine (onnxruntime-web wasm, ${o.threads} thread${o.threads === 1 ? '' : 's'})`;
-  const sample = robotPresetConfig('robot-wmrl', o.overrides);
-  log(`robot experiment: ${o.presets.length} presets x ${o.seeds.length} seeds; B ${sample.groupsPerStep} x G ${sample.groupSize} = ${sample.groupsPerStep * sample.groupSize} rollouts a step, horizon ${sample.horizon} (at most ${robotTokenBudget(sample)} action tokens a step), ${sample.steps} steps, lr ${sample.lr}; loss normalisation ${sample.normalise ?? 'constant'}; evaluation ${o.evalTemperature === 0 ? 'greedy' : `at temperature ${o.evalTemperature}, ${o.evalTrials} rollout(s) per state`} on ${o.evalStates} held-out state(s) per task; policy ${policy.model.config.nLayers} layers d ${policy.model.config.dModel}; ${machine}`);
-  const outcomes: RunOutcome[] = [];
-  let stepsSaved = 0;
+  // from here on the progress model's session is held: everything that can throw is inside the try that releases it
   try {
+    const policySha256 = sha256Hex(policyBytes);
+    const progressSha256 = sha256Hex(progressBytes);
+    const runsDir = join(o.out, 'runs');
+    mkdirSync(runsDir, { recursive: true });
+    // once, before anything runs: every run of this invocation ran this checkout
+    const source = await readRunSource();
+    const codeSha256 = runCodeHash();
+    log(`robot experiment: source ${formatSource(source)}`);
+    const machine = `${cpus().length} cores, load ${loadavg()[0].toFixed(1)} at start, CPU engine (onnxruntime-web wasm, ${o.threads} thread${o.threads === 1 ? '' : 's'})`;
+    const sample = robotPresetConfig('robot-wmrl', o.overrides);
+    log(`robot experiment: ${o.presets.length} presets x ${o.seeds.length} seeds; B ${sample.groupsPerStep} x G ${sample.groupSize} = ${sample.groupsPerStep * sample.groupSize} rollouts a step, horizon ${sample.horizon} (at most ${robotTokenBudget(sample)} action tokens a step), ${sample.steps} steps, lr ${sample.lr}; loss normalisation ${sample.normalise ?? 'constant'}; evaluation ${o.evalTemperature === 0 ? 'greedy' : `at temperature ${o.evalTemperature}, ${o.evalTrials} rollout(s) per state`} on ${o.evalStates} held-out state(s) per task; policy ${policy.model.config.nLayers} layers d ${policy.model.config.dModel}; ${machine}`);
+    const outcomes: RunOutcome[] = [];
+    let stepsSaved = 0;
     for (const seed of o.seeds) {
       for (const preset of o.presets) {
         const file = join(runsDir, runFileName(preset, seed));
@@ -318,10 +319,10 @@ export async function runRobotExperiment(o: RobotExperimentOptions, log: (line: 
         writeRobotTables(o);
       }
     }
+    return outcomes;
   } finally {
     await progress.release();
   }
-  return outcomes;
 }
 
 /** The entry point experiment.ts hands `--domain robot` to (argv without --domain). */
