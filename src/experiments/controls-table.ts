@@ -174,6 +174,14 @@ export function plannedDetectable(sd = MAIN_V3_SD): { primary: number; firstSeco
   };
 }
 
+/** The primary test's detectable difference at its planned seeds, at the SD of the paired differences measured so far (null under 2 seeds). */
+export function measuredDetectable(primary: DecidedControl): { sd: number; seeds: number; detectable: number } | null {
+  const sd = primary.interval?.sd ?? null;
+  if (sd === null) return null;
+  const seeds = CONTROLS_ROWS[1].seeds.length;
+  return { sd, seeds, detectable: minimumDetectableDifference(sd, seeds, CONTROLS_ALPHA) };
+}
+
 /** The primary pair's curve (the control first), for the picture beside summary.md. */
 export function controlsPrimaryCurveRows(runs: readonly RunResult[]): CurveRow[] {
   const p = CONTROLS_TESTS[0];

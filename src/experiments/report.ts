@@ -12,7 +12,7 @@ import { planComplete, planProgress, progressCounts, rowsAwaited, type RowProgre
 import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
-import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, controlsReading, decideControls, twinAgreement, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
+import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, controlsReading, decideControls, measuredDetectable, twinAgreement, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
 import { failedRealGroups } from './failed-real-groups.ts';
 
 export interface ReportInput {
@@ -235,10 +235,13 @@ export function controlsSection(runs: readonly RunResult[], twinRuns: readonly R
   const complete = planComplete(progress);
   const counts = progressCounts(progress);
   const det = plannedDetectable();
+  const primary = decided.find((t) => t.family === 'primary')!;
+  const atMeasured = measuredDetectable(primary);
   const lines = ['## Does the world model earn its place? Decided by the plan', '',
     `The primary test stands alone (two-sided paired t-test at ${CONTROLS_ALPHA}); the four secondary tests are Holm-corrected together at a familywise ${CONTROLS_ALPHA} (a test without a p counts as p = 1). `
       + `Non-inferiority (S1) reads "holds" when its Holm p is below ${CONTROLS_ALPHA}, that is when the Holm-adjusted interval's lower end is above -5. `
-      + `Planned detectable differences (80% power, 16 seeds, at main-v3's SD of ${MAIN_V3_SD}): ${det.primary.toFixed(1)} points for the primary test, ${det.firstSecondary.toFixed(1)} for the family's first Holm step.`,
+      + `Planned detectable differences (80% power, 16 seeds, at main-v3's SD of ${MAIN_V3_SD}): ${det.primary.toFixed(1)} points for the primary test, ${det.firstSecondary.toFixed(1)} for the family's first Holm step.`
+      + (atMeasured ? ` At the SD of the primary test's paired differences measured so far (${atMeasured.sd.toFixed(1)} over ${primary.seeds.length} seeds), the primary test would detect ${atMeasured.detectable.toFixed(1)} points at ${atMeasured.seeds} seeds.` : ''),
     '',
     complete ? 'Every row has a finished run at every planned seed: the verdicts are final.' : `In progress: ${counts.done} of ${counts.planned} planned runs finished. A reading is provisional until every row it waits for has all its planned seeds: the primary test its own two rows, a secondary test every row of the family (Holm adjusts each p by the others').`,
     '',

@@ -2,7 +2,7 @@
 // two-sided and alone, the secondary four Holm-corrected together, the non-inferiority p on the scale
 // of main-v3's interval rule, and the per-seed slope of the WMRL - GRPO gap.
 import { describe, expect, it } from 'vitest';
-import { CONTROLS_ROWS, CONTROLS_TESTS, curveGapTrend, decideControls, gapSlopes, nonInferiorityP, plannedDetectable, twinAgreement } from '../../../src/experiments/controls-table.ts';
+import { CONTROLS_ROWS, CONTROLS_TESTS, curveGapTrend, decideControls, gapSlopes, measuredDetectable, nonInferiorityP, plannedDetectable, twinAgreement } from '../../../src/experiments/controls-table.ts';
 import { curveRows } from '../../../src/experiments/aggregate.ts';
 import { holmAdjust, tTestP } from '../../../src/experiments/multiplicity.ts';
 import { tInterval } from '../../../src/experiments/interval.ts';
@@ -31,6 +31,20 @@ describe('the controls plan', () => {
     const d = plannedDetectable();
     expect(d.primary).toBeCloseTo(5.7, 1);
     expect(d.firstSecondary).toBeCloseTo(7.0, 1);
+  });
+
+  it("states the primary test's detectable difference at the SD measured so far, at the planned 16 seeds", () => {
+    const base = [1, 2, 3].map((s) => trained('paper-anchors-only', s, flat(50)));
+    // paired differences 2, 6, 10: SD 4
+    const wmrl = [2, 6, 10].map((d, i) => trained('paper-wmrl', i + 1, flat(50 + d)));
+    const m = measuredDetectable(decided([...base, ...wmrl], 'P'))!;
+    expect(m.sd).toBeCloseTo(4, 12);
+    expect(m.seeds).toBe(16);
+    expect(m.detectable).toBeCloseTo(plannedDetectable(4).primary, 12);
+    expect(controlsSection([...base, ...wmrl])).toContain(`At the SD of the primary test's paired differences measured so far (4.0 over 3 seeds), the primary test would detect ${m.detectable.toFixed(1)} points at 16 seeds.`);
+    // one seed: no SD, no sentence
+    expect(measuredDetectable(decided([base[0], wmrl[0]], 'P'))).toBeNull();
+    expect(controlsSection([base[0], wmrl[0]])).not.toContain('measured so far');
   });
 
   it('reads the primary test both ways, on the checkpoint mean, alone', () => {
