@@ -204,6 +204,8 @@ describe('the paper, live (#/paper)', () => {
     } else expect(await text(page, 'controls-progress')).toContain('the readings are final');
     const primaryRow = controlsMd.match(/^\| P \|.*\| ([^|]+) \|$/m)?.[1].trim();
     expect(await text(page, 'controls-primary-reading')).toBe(primaryRow);
+    const [, sdSoFar, detectSoFar] = controlsMd.match(/measured so far \(([\d.]+) over \d+ seeds\), the primary test would detect ([\d.]+) points/) ?? [];
+    expect((await text(page, 'controls-detectable')).replace(/\s+/g, ' ')).toContain(`(SD ${sdSoFar}), its 16 seeds would detect about ${detectSoFar} points`);
     expect(await page.locator('[data-testid=controls-tests] tbody tr').count()).toBe(5);
     await page.locator('[data-testid=section-paper]').screenshot({ path: resolve(artifacts, 'companion-controls-40.png') });
     expect(await page.locator('[data-testid=ours-plan]').count()).toBe(0);

@@ -5,7 +5,7 @@ import type { ClaimResult } from '../../experiments/claims.ts';
 import type { MeanInterval } from '../../experiments/interval.ts';
 import { decidedDigits } from '../../experiments/report.ts';
 import type { RerunComparison } from '../../experiments/rerun.ts';
-import { CONTROLS_PLAN, CONTROLS_ROWS, controlsReading, curveGapTrend, type CurveGapTrend, type DecidedControl } from '../../experiments/controls-table.ts';
+import { CONTROLS_PLAN, CONTROLS_ROWS, controlsReading, curveGapTrend, measuredDetectable, type CurveGapTrend, type DecidedControl } from '../../experiments/controls-table.ts';
 import { breakEvenFromRatios, familyDetectable, largerSftAgainstSft, MAIN_TABLE_TESTS, primaryDetectable, type AmortisedRatio, type BreakEven, type DecidedTest, type PrimaryDetectable, type TestDetectable } from '../../experiments/main-table.ts';
 import { planComplete, planProgress, progressCounts, rowsAwaited, type RowProgress } from '../../experiments/plan-progress.ts';
 
@@ -243,6 +243,8 @@ export interface ControlsView {
   runsDone: number;
   runsPlanned: number;
   tests: { test: DecidedControl; reading: string }[];
+  /** The primary test's detectable difference at its planned seeds, at the SD measured so far (null under 2 seeds). */
+  detectable: ReturnType<typeof measuredDetectable>;
 }
 
 /** The controls plan's view of a summary that it decides (`plan: 'controls-40'`); null for any other summary. */
@@ -257,5 +259,6 @@ export function controlsView(summary: ExperimentSummary): ControlsView | null {
     runsDone: counts.done,
     runsPlanned: counts.planned,
     tests: summary.controls.map((test) => ({ test, reading: controlsReading(test, progress) })),
+    detectable: measuredDetectable(summary.controls.find((t) => t.family === 'primary')!),
   };
 }

@@ -33,6 +33,8 @@ describe("the companion's view of the controls experiment", () => {
     expect(view.runsPlanned).toBe(96);
     expect(md).toContain(`In progress: ${view.runsDone} of ${view.runsPlanned} planned runs finished`);
     expect(view.complete).toBe(false);
+    // what the primary test detects at the spread measured so far, as summary.md states it
+    expect(md).toContain(`(${view.detectable!.sd.toFixed(1)} over ${view.tests[0].test.seeds.length} seeds), the primary test would detect ${view.detectable!.detectable.toFixed(1)} points at 16 seeds.`);
     for (const { test, reading } of view.tests) expect(md).toMatch(new RegExp(`^\\| ${test.id} \\|.*\\| ${reading.replace(/[()]/g, '\\$&')} \\|$`, 'm'));
   });
 
