@@ -13,7 +13,7 @@ import { CLAIMS } from './claims.ts';
 import { PRESETS } from '../training/presets.ts';
 import { COMPUTE_PAIRS, type RerunComparison } from './rerun.ts';
 import { CONTROLS_ALPHA, CONTROLS_PLAN, CONTROLS_ROWS, CONTROLS_TESTS, CONTROLS_TWIN_FOLDER, controlsPrimaryCurveRows, controlsReading, decideControls, measuredDetectable, twinAgreement, MAIN_V3_SD, plannedDetectable, type DecidedControl } from './controls-table.ts';
-import { failedRealGroups } from './failed-real-groups.ts';
+import { failedRealGroups } from '../training/failed-real-groups.ts';
 
 export interface ReportInput {
   title: string;
@@ -119,7 +119,7 @@ function collapsesTable(runs: readonly RunResult[], summaries: readonly PresetSu
   });
   return [
     `Collapses: the fewest held-out programs that ran at any checkpoint of a run, and the seeds where fewer than ${COLLAPSED_VALID_PERCENT}% ran at some checkpoint. `
-      + 'Beside them, from the training records (descriptive, not in any plan): the real-executed groups in which no program ran, summed over seeds (such a group can only move the policy among failures), and the seeds whose last steps had no program run in any real-executed group.',
+      + 'Beside them, from the training records (descriptive, not in any plan): the real-executed groups in which no program ran, summed over seeds (such a group can only move the policy among failures), and the seeds whose last steps had no program run in any real-executed group (a step that executed nothing is passed over).',
     '',
     table(['preset', 'seeds', labelOf('lowestValidRunRate'), `seeds below ${COLLAPSED_VALID_PERCENT}% valid at a checkpoint`, 'real groups where no program ran', 'seeds ending with no real program running'], rows),
   ].join('\n');
