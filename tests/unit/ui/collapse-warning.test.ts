@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { render } from 'svelte/server';
+import CollapseNotice from '../../../src/ui/train/CollapseNotice.svelte';
 import { collapseWarning, COLLAPSE_STEPS, errorLine } from '../../../src/ui/train/collapse-warning.ts';
 import type { RunResult } from '../../../src/experiments/run-result.ts';
 import type { ExecutionStatus } from '../../../src/training/ports.ts';
@@ -40,5 +42,17 @@ describe('errorLine', () => {
     expect(errorLine('json.decoder.JSONDecodeError: Expecting value', 'error')).toBe('json.decoder.JSONDecodeError: Expecting value');
     expect(errorLine(null, 'timeout')).toBe('timeout');
     expect(errorLine('killed after 512 MiB', 'memory')).toBe('killed after 512 MiB');
+  });
+});
+
+describe('CollapseNotice', () => {
+  it("says how long, how many and which error, the program's text escaped", () => {
+    const body = render(CollapseNotice, { props: { warning: collapseWarning(records('paper-wmrl-seed8.json'))! } }).body;
+    expect(body).toContain('data-testid="collapse-warning"');
+    expect(body).toContain('in its last 11 steps with executions');
+    expect(body).toMatch(/43 of the 44 programs ended in <code[^>]*>AttributeError: module 'toolkit' has no attribute 'fit'<\/code>/);
+    const hostile = render(CollapseNotice, { props: { warning: { steps: 3, programs: 4, count: 4, error: 'ValueError: <img src=x onerror=alert(1)>' } } }).body;
+    expect(hostile).not.toContain('<img');
+    expect(hostile).toContain('ValueError: &lt;img src=x onerror=alert(1)>');
   });
 });
