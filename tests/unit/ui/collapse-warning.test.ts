@@ -17,7 +17,7 @@ describe('collapseWarning', () => {
   it('names the collapse of paper-wmrl seed 8 (controls-40): 11 steps, 43 of 44 programs calling toolkit.fit', () => {
     const run = records('paper-wmrl-seed8.json');
     expect(collapseWarning(run)).toEqual({ steps: 11, programs: 44, error: "AttributeError: module 'toolkit' has no attribute 'fit'", count: 43 });
-    // while it happened: not yet at the second failed step, from the third on
+    // while it happened: silent after two failed steps, warning from the third
     expect(collapseWarning(run.slice(0, 31))).toBeNull();
     expect(collapseWarning(run.slice(0, 29 + COLLAPSE_STEPS))?.steps).toBe(COLLAPSE_STEPS);
   });
