@@ -25,6 +25,12 @@ describe('run behaviour (a run file, timings aside)', () => {
     expect(behaviourOf(run(0.25, 7))).toEqual({ preset: 'wmrl', seed: 1, records: [{ step: 0, meanReward: 0.25, cost: { counts: { executions: 4 } }, update: { loss: 0.5 } }] });
   });
 
+  it("a robot run's phase times (a step's ms) and its machine are timings; its success is not", () => {
+    const robot = (wall: number, success: number) => ({ format: 'wmrl-robot-run', machine: `cpu ${wall}`, wallMs: wall, steps: [{ step: 0, successRate: success, ms: { rollouts: wall / 2, progress: 1, update: wall / 3, wall } }] });
+    expect(behaviourDifferences(robot(100, 0.25), robot(250, 0.25))).toEqual([]);
+    expect(behaviourDifferences(robot(100, 0.25), robot(100, 0.5))).toEqual(['steps[0].successRate: 0.25 vs 0.5']);
+  });
+
   it('a changed number, count or length is named by its path', () => {
     expect(behaviourDifferences(run(0.25, 1), run(0.5, 1))).toEqual(['records[0].meanReward: 0.25 vs 0.5']);
     const more = run(0.25, 1);
