@@ -1,6 +1,6 @@
 // A live run that has fallen into one failure: for the last few steps no program it executed for real
 // has run. A group whose programs all fail gives GRPO nothing to move towards (at most the ladder's step
-// from a SyntaxError to a crash), and the world model goes on scoring the other groups as before; the
+// from a SyntaxError to a crash), and the world model goes on scoring the other groups as before; two
 // collapses of the 40-step controls runs went this way (docs/results.md). The page says so while it
 // happens, with the error most of those programs ended in.
 import { failedRealGroups } from '../../training/failed-real-groups.ts';
