@@ -1,12 +1,12 @@
 // A live run that has fallen into one failure: for the last few steps no program it executed for real
 // has run. A group whose programs all fail gives GRPO nothing to move towards (at most the ladder's step
-// from a SyntaxError to a crash), and the world model goes on scoring the other groups as before; two
+// from a SyntaxError to a crash), and the world model goes on scoring the other groups as before; three
 // collapses of the 40-step controls runs went this way (docs/results.md). The page says so while it
 // happens, with the error most of those programs ended in.
 import { failedRealGroups } from '../../training/failed-real-groups.ts';
 import type { GroupRecord } from '../../training/trainer.ts';
 
-/** Steps in a row without a running program before the page warns: one-anchor-group runs have an odd such step; the collapsed ones had 11 and 14. */
+/** Steps in a row without a running program before the page warns: one-anchor-group runs have an odd such step; the collapsed ones had 11, 14 and 19. */
 export const COLLAPSE_STEPS = 3;
 
 export interface CollapseWarning {
