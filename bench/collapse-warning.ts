@@ -1,13 +1,14 @@
 // How well does the Train view's collapse warning (src/ui/train/collapse-warning.ts) name the runs that
 // collapsed? Reads every committed coding training run file under results/ and counts, per experiment, the
-// runs that collapsed on held-out (fewer than half the held-out programs ran at some evaluation, the
-// experiment report's "seeds below 50% valid at a checkpoint") and the runs the warning fires on (its last
-// COLLAPSE_STEPS steps with executions executed no program that ran). Reruns made to time compute and
+// runs that collapsed on held-out (the experiment report's rule, fellAtCheckpoint: fewer than half the
+// held-out programs ran at some checkpoint; a run from before checkpoints, at its final evaluation) and the
+// runs the warning fires on (its last COLLAPSE_STEPS steps with executions executed no program that ran). Reruns made to time compute and
 // load checks repeat runs counted elsewhere and are left out. Reads files only; nothing runs.
 //   npx tsx bench/collapse-warning.ts [--results results] [--steps 3]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { COLLAPSED_VALID_PERCENT, fellAtCheckpoint } from '../src/experiments/report.ts';
 import { COLLAPSE_STEPS, collapseWarning } from '../src/ui/train/collapse-warning.ts';
 
 const REPEATS = new Set(['main-v2-compute', 'main-v3-compute', 'load-check', 'work-rule-2-load-check']);
@@ -16,8 +17,6 @@ const minSteps = Number(values.steps);
 
 interface Row { runs: number; collapsed: number; fired: number; firedCollapsed: number; missed: string[]; falseAlarms: string[] }
 const rows = new Map<string, Row>();
-const validRates = (run: { curve?: { evaluation?: { validRunRate?: number } }[]; evaluation?: { validRunRate?: number } }): number[] =>
-  [...(run.curve ?? []).map((c) => c.evaluation), run.evaluation].flatMap((e) => (typeof e?.validRunRate === 'number' ? [e.validRunRate] : []));
 
 for (const experiment of readdirSync(values.results!).sort()) {
   const dir = join(values.results!, experiment, 'runs');
@@ -28,8 +27,8 @@ for (const experiment of readdirSync(values.results!).sort()) {
     if (run.kind !== 'train' || !Array.isArray(run.records) || run.records[0]?.groups === undefined) continue;
     const row = rows.get(experiment) ?? { runs: 0, collapsed: 0, fired: 0, firedCollapsed: 0, missed: [], falseAlarms: [] };
     rows.set(experiment, row);
-    const rates = validRates(run);
-    const collapsed = rates.length > 0 && Math.min(...rates) < 0.5;
+    // the report's rule; the first tables' runs have no checkpoints, so their final evaluation stands in
+    const collapsed = run.curve?.length ? fellAtCheckpoint(run) : 100 * (run.evaluation?.validRunRate ?? 1) < COLLAPSED_VALID_PERCENT;
     const fired = collapseWarning(run.records, minSteps) !== null;
     const name = file.replace(/\.json$/, '');
     row.runs++;

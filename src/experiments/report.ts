@@ -101,13 +101,19 @@ function detectableCell(t: DecidedTest, decided: readonly DecidedTest[], digits:
 }
 
 /** Below this share of held-out programs that run, a checkpoint counts as collapsed. */
-const COLLAPSED_VALID_PERCENT = 50;
+/** A run collapsed on held-out when fewer than this share of its held-out programs ran at some checkpoint. */
+export const COLLAPSED_VALID_PERCENT = 50;
+
+/** The collapses table's rule (bench/collapse-warning.ts counts by it too); a run without checkpoints never counts. */
+export function fellAtCheckpoint(r: Pick<RunResult, 'curve'>): boolean {
+  return r.curve !== undefined && r.curve.some((c) => 100 * c.evaluation.validRunRate < COLLAPSED_VALID_PERCENT);
+}
 
 /** Collapses along training, which the last evaluation alone can miss: per preset, the fewest held-out programs that ran at any checkpoint, and the real-executed groups where none ran. */
 function collapsesTable(runs: readonly RunResult[], summaries: readonly PresetSummary[]): string {
   const rows = summaries.filter((s) => s.metrics.lowestValidRunRate !== undefined).map((s) => {
     const own = runs.filter((r) => r.preset === s.preset && r.status === 'ok').sort((a, b) => a.seed - b.seed);
-    const fell = own.filter((r) => r.curve && r.curve.some((c) => 100 * c.evaluation.validRunRate < COLLAPSED_VALID_PERCENT)).map((r) => r.seed);
+    const fell = own.filter(fellAtCheckpoint).map((r) => r.seed);
     const groups = own.map((r) => ({ seed: r.seed, ...failedRealGroups(r.records) }));
     const noneRan = groups.reduce((a, g) => a + g.noneRan, 0);
     const executed = groups.reduce((a, g) => a + g.executed, 0);
